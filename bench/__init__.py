@@ -1,0 +1,50 @@
+"""Benchmarks: ``make bench`` runs every ``bench/bench_*.py`` and writes ``bench/results.json``.
+
+A benchmark is a function decorated with :func:`benchmark`; it returns its figure (a number in
+the declared unit), measured however suits it (:func:`per_call` times a function). Benchmarks
+measure; they never assert.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Benchmark:
+    name: str
+    unit: str
+    description: str
+    run: Callable[[], float]
+
+
+REGISTERED: list[Benchmark] = []
+
+
+def benchmark(name: str, unit: str, description: str):
+    def register(fn: Callable[[], float]) -> Callable[[], float]:
+        REGISTERED.append(Benchmark(name, unit, description, fn))
+        return fn
+    return register
+
+
+def per_call(fn: Callable[[], object], min_seconds: float = 0.5, repeats: int = 5) -> float:
+    """Seconds per call of ``fn``: the best of ``repeats`` rounds, each at least ``min_seconds`` long."""
+    calls = 1
+    while True:
+        started = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        elapsed = time.perf_counter() - started
+        if elapsed >= min_seconds / repeats:
+            break
+        calls *= 2
+    best = elapsed / calls
+    for _ in range(repeats - 1):
+        started = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - started) / calls)
+    return best

@@ -1,0 +1,53 @@
+"""Run every benchmark and write the figures as JSON: ``python -m bench.run --output bench/results.json``."""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import importlib
+import json
+import os
+import platform
+import sys
+from pathlib import Path
+
+import bench
+
+
+def machine() -> dict:
+    info = {"platform": platform.platform(), "machine": platform.machine(), "processor": platform.processor(),
+            "cpus": os.cpu_count(), "python": platform.python_version()}
+    try:
+        with open("/proc/meminfo") as meminfo:
+            info["memory_kib"] = int(meminfo.readline().split()[1])
+    except OSError:
+        pass
+    return info
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--output", default="bench/results.json", help="where to write the JSON")
+    parser.add_argument("--only", help="run only benchmarks whose name contains this text")
+    args = parser.parse_args(argv)
+
+    for path in sorted(Path(__file__).parent.glob("bench_*.py")):
+        importlib.import_module(f"bench.{path.stem}")
+    results = []
+    for item in bench.REGISTERED:
+        if args.only and args.only not in item.name:
+            continue
+        print(f"{item.name} ...", end=" ", flush=True)
+        figure = item.run()
+        print(f"{figure:.4g} {item.unit}", flush=True)
+        results.append({"name": item.name, "figure": figure, "unit": item.unit, "description": item.description})
+    report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+              "machine": machine(), "results": results}
+    Path(args.output).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
+    print(f"wrote {len(results)} figures to {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

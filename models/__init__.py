@@ -1,0 +1,1 @@
+"""The ONNX models Tableside loads, their model cards, and the recipes that train them."""

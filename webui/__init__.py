@@ -1,0 +1,52 @@
+"""Tableside's Flask dashboard: the app factory.
+
+For now it serves the catalogue (what the referee knows about games and pieces); the live
+dashboard (camera, refereeing) will be added as further blueprints.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+
+from flask import Flask, current_app, jsonify, render_template, request
+from werkzeug.exceptions import HTTPException, NotFound
+
+
+class ConfigError(ValueError):
+    """The instance folder's settings cannot be read: says which file and why."""
+
+
+def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
+    """Build the app. Settings come from defaults, then ``<instance>/config.json``, then ``test_config``."""
+    app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
+    # A fresh key per process: nothing signed has to survive a restart yet.
+    app.config.from_mapping(SECRET_KEY=secrets.token_hex(16))
+    try:
+        app.config.from_file("config.json", load=json.load, silent=True)
+    except json.JSONDecodeError as error:
+        raise ConfigError(f"{os.path.join(app.instance_path, 'config.json')} is not valid JSON: {error}; "
+                          "fix or remove it") from None
+    if test_config is not None:
+        app.config.from_mapping(test_config)
+    os.makedirs(app.instance_path, exist_ok=True)
+
+    from webui import catalogue
+
+    app.register_blueprint(catalogue.bp)
+    app.register_error_handler(HTTPException, _http_error)
+    return app
+
+
+def _http_error(error: HTTPException):
+    """JSON errors under /api/ (scripts read them), a plain page for a missing HTML page."""
+    if request.path == "/api" or request.path.startswith("/api/"):
+        message = error.description
+        if error.code == 404 and message == NotFound.description:
+            endpoints = sorted(r.rule for r in current_app.url_map.iter_rules() if r.rule.startswith("/api/"))
+            message = f"no API endpoint {request.path}; there are {', '.join(endpoints)}"
+        return jsonify(error=message), error.code
+    if error.code == 404:
+        return render_template("404.html"), 404
+    return error
