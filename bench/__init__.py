@@ -1,8 +1,9 @@
 """Benchmarks: ``make bench`` runs every ``bench/bench_*.py`` and writes ``bench/results.json``.
 
 A benchmark is a function decorated with :func:`benchmark`; it returns its figure (a number in
-the declared unit), measured however suits it (:func:`per_call` times a function). Benchmarks
-measure; they never assert.
+the declared unit), or a dict of figures such as ``{"p50": ..., "p95": ...}`` that are recorded as
+``<name>_p50`` and so on. :func:`per_call` times a function; :func:`percentiles` summarises a list
+of timings. Benchmarks measure; they never assert.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ class Benchmark:
     name: str
     unit: str
     description: str
-    run: Callable[[], float]
+    run: Callable[[], float | dict[str, float]]
 
 
 REGISTERED: list[Benchmark] = []
@@ -48,3 +49,9 @@ def per_call(fn: Callable[[], object], min_seconds: float = 0.5, repeats: int = 
             fn()
         best = min(best, (time.perf_counter() - started) / calls)
     return best
+
+
+def percentiles(samples: list[float], points: tuple[int, ...] = (50, 95)) -> dict[str, float]:
+    """``{"p50": ..., "p95": ...}`` of the samples (nearest-rank percentiles)."""
+    ordered = sorted(samples)
+    return {f"p{p}": ordered[min(len(ordered) - 1, max(0, -(-p * len(ordered) // 100) - 1))] for p in points}

@@ -38,9 +38,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and args.only not in item.name:
             continue
         print(f"{item.name} ...", end=" ", flush=True)
-        figure = item.run()
-        print(f"{figure:.4g} {item.unit}", flush=True)
-        results.append({"name": item.name, "figure": figure, "unit": item.unit, "description": item.description})
+        figures = item.run()
+        if not isinstance(figures, dict):
+            figures = {"": figures}
+        print(", ".join(f"{k or 'value'} {v:.4g}" for k, v in figures.items()), item.unit, flush=True)
+        for suffix, figure in figures.items():
+            results.append({"name": f"{item.name}_{suffix}" if suffix else item.name, "figure": figure,
+                            "unit": item.unit, "description": item.description})
     report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "machine": machine(), "results": results}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
