@@ -46,6 +46,39 @@ def _parser() -> argparse.ArgumentParser:
     games.add_argument("--json", action="store_true", help="print JSON instead of text")
     games.set_defaults(run=_games)
 
+    mat = commands.add_parser("mat", help="write a printable play mat with calibration markers",
+                              description="Write a play mat: ArUco markers at known positions and the game's "
+                                          "places. Print it at 100 % (actual size); the mat carries a 50 mm bar to check.")
+    mat.add_argument("game", help="pouches, mongoose, deck-town, pungo, or plain")
+    mat.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"], help="paper size, landscape (default A4)")
+    mat.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                     help="a game option that changes the mat, e.g. arena=4x3 or roll-grid=3x4 for Pungo")
+    mat.add_argument("-o", "--output", required=True, metavar="FILE", help="a .pdf, .svg or .png (300 dpi) file")
+    mat.set_defaults(run=_mat)
+
+    calibrate = commands.add_parser("calibrate", help="calibrate the camera lens or the table",
+                                    description="Calibrate the camera's lens (optional) or the table homography.")
+    calibrate.set_defaults(run=lambda _: calibrate.print_help())
+    what = calibrate.add_subparsers(title="what", metavar="WHAT")
+    board = what.add_parser("board", help="write the printable ChArUco board for lens calibration",
+                            description="Write the ChArUco board to print for `tableside calibrate camera`.")
+    board.add_argument("-o", "--output", required=True, metavar="FILE", help="a .pdf, .svg or .png file")
+    board.set_defaults(run=_board)
+    camera = what.add_parser("camera", help="compute the lens model from photos of the printed board",
+                             description="Compute the camera's lens model from 10-20 photos of the printed "
+                                         "board taken from varied angles; stores camera.json in the instance folder.")
+    camera.add_argument("frames", nargs="+", help="image files of the board")
+    camera.add_argument("--instance", default="instance", metavar="DIR", help="instance folder (default ./instance)")
+    camera.set_defaults(run=_calibrate_camera)
+    table = what.add_parser("table", help="calibrate the table from a photo of the game's mat",
+                            description="Find the mat's markers in a photo from the camera in place, fit the "
+                                        "table homography and store calibration.json in the instance folder.")
+    table.add_argument("image", help="a photo from the camera, in its usual place")
+    table.add_argument("--game", required=True, help="the game whose mat is on the table")
+    table.add_argument("--paper", default="A4", choices=["A4", "A3", "letter"])
+    table.add_argument("--instance", default="instance", metavar="DIR", help="instance folder (default ./instance)")
+    table.set_defaults(run=_calibrate_table)
+
     demo = commands.add_parser("demo", help="open the dashboard on the built-in demo (no camera needed)",
                                description="Start the dashboard on this machine and print its address.")
     demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -86,6 +119,84 @@ def _game_json(game_type, refereed: bool) -> dict:
                                   for o in game_type.options_for(e.name)]}
                      for e in game_type.editions],
     }
+
+
+def _mat(args: argparse.Namespace) -> int:
+    from calibration.mats import MatError, mat_layout
+
+    options = {}
+    for item in args.option:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise UserError(f"--option takes NAME=VALUE, got {item!r}")
+        options[name] = value
+    try:
+        layout = mat_layout(args.game, args.paper, options)
+        path = layout.drawing().save(args.output)
+    except (MatError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    print(f"wrote the {layout.title} to {path}; print it at 100 % and check the 50 mm bar")
+    return 0
+
+
+def _board(args: argparse.Namespace) -> int:
+    from calibration.intrinsics import board_drawing
+
+    try:
+        path = board_drawing().save(args.output)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    print(f"wrote the camera board to {path}; print it at 100 % and photograph it from 10-20 angles")
+    return 0
+
+
+def _calibrate_camera(args: argparse.Namespace) -> int:
+    from calibration.intrinsics import IntrinsicsError, calibrate_camera
+    from calibration.store import save_intrinsics
+
+    frames = [_read_image(path) for path in args.frames]
+    try:
+        intrinsics = calibrate_camera(frames)
+    except IntrinsicsError as exc:
+        raise UserError(str(exc)) from None
+    path = save_intrinsics(intrinsics, args.instance)
+    print(f"lens calibrated from {len(frames)} frames: reprojection error {intrinsics.rms_px:.2f} px; saved {path}")
+    return 0
+
+
+def _calibrate_table(args: argparse.Namespace) -> int:
+    from calibration.homography import CalibrationError
+    from calibration.markers import detect_markers
+    from calibration.mats import MatError, mat_layout
+    from calibration.store import CalibrationFileError, load_intrinsics, save
+    from calibration.tracker import MatTracker
+
+    image = _read_image(args.image)
+    try:
+        layout = mat_layout(args.game, args.paper)
+        intrinsics = load_intrinsics(args.instance)
+    except (MatError, CalibrationFileError) as exc:
+        raise UserError(str(exc)) from None
+    tracker = MatTracker(layout, (image.shape[1], image.shape[0]), intrinsics)
+    try:
+        result = tracker.update(detect_markers(image))
+    except CalibrationError as exc:
+        raise UserError(str(exc)) from None
+    if result.calibration is None:
+        raise UserError(result.message)
+    path = save(result.calibration, args.instance)
+    print(f"table calibrated from markers {', '.join(map(str, result.markers_seen))}: fit error "
+          f"{result.calibration.rms_px:.2f} px; saved {path}" + (f" ({result.message})" if result.message else ""))
+    return 0
+
+
+def _read_image(path: str):
+    import cv2
+
+    image = cv2.imread(path, cv2.IMREAD_COLOR)
+    if image is None:
+        raise UserError(f"cannot read an image from {path}: is it a JPEG or PNG file?")
+    return image
 
 
 def _demo(args: argparse.Namespace) -> int:
