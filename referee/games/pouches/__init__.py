@@ -3,7 +3,12 @@
 Marsupials climb a heap of card piles whose top card is the height, pick foods into a pouch of
 five, and fight with a secretly chosen weapon card. The two editions share almost everything;
 1.3 deals the whole deck as 5x5 piles, checks the win at the end of a round and rotates turns
-differently. Rules engine: not yet implemented (this module describes the game).
+differently.
+
+Modules, one idea each: ``heap`` (cells, heights, swoosh paths), ``edition`` (where 1.9 and 1.3
+differ), ``actions`` (the actions and their notation), ``fight`` (scoring), ``limits`` (the numbers),
+``state`` (the position), ``legal`` / ``checks`` / ``flow`` (listing, checking and applying actions),
+``reading`` (the camera view and reading a change of view as actions).
 """
 
 from referee.game import Dynamics, Edition, GameType, Information, Option
@@ -33,3 +38,7 @@ GAME_TYPE = GameType(
                "or the first in turn order wins", "share", choices=("share", "first"), editions=("1.3",)),
     ),
 )
+
+from referee.games.pouches.state import PouchesState  # noqa: E402  (the rules need GAME_TYPE's module)
+
+STATE = PouchesState
