@@ -1,6 +1,9 @@
 """Deck Town 1.1: build a town of Decktet cards and control a poker block with your pyramids.
 
-Rules engine: not yet implemented (this module describes the game and its variants).
+Modules: ``actions`` (the action vocabulary and notation), ``board`` (cells, adjacency,
+connectivity), ``cards`` (deck composition and what the referee can know of hands), ``blocks``
+(straight flushes, three of a kind and the variant endings), ``state`` (phases, checks and
+effects), ``reading`` (interpreting a change of view). Rules: ``referee/rulebooks/deck-town-1.1.toml``.
 """
 
 from referee.game import Dynamics, Edition, GameType, Information, Option
@@ -22,11 +25,16 @@ GAME_TYPE = GameType(
                "(all six suits, none repeated)", "poker-block", choices=("poker-block", "turtle-butt", "bharg-set")),
         Option("fly-suit-match", "flying needs the spent Ace to match the flown card's suit: never, always, "
                "or only when you do not control the card", "never", choices=("never", "always", "uncontrolled")),
-        Option("fly-eviction", "a suit-matched fly may evict one resident of the flown card", False),
-        Option("fly-removal", "with the second set of Aces: a suit-matched fly removes an unoccupied card "
-               "from the board instead", False),
-        Option("attack-pip-difference", "attacks are penalised or credited by the attacker/defender pip difference",
-               False),
-        Option("attack-superior-only", "only superior forces may attack", False),
+        Option("fly-eviction", "a suit-matched fly may evict one other player's pyramid from the flown card", False),
+        Option("fly-removal", "the Myrmex deck gets its second set of Aces, and an Ace that suit-matches an "
+               "unoccupied card may remove it from the board", False),
+        Option("attack-pip-difference", "an attack costs the target's pips plus the defender's pips on the card "
+               "minus the attacker's pips on and next to it (at least 1)", False),
+        Option("attack-superior-only", "only an attacker whose pips on and next to the card exceed the "
+               "defender's pips on it may attack", False),
     ),
 )
+
+from referee.games.deck_town.state import DeckTownState  # noqa: E402  (needs GAME_TYPE's module loaded)
+
+STATE = DeckTownState
