@@ -19,6 +19,7 @@ long as the two still round-trip. :class:`ActionCodec` turns text and JSON back 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from typing import Any, ClassVar, Union
@@ -49,7 +50,7 @@ class Action:
         if len(words) != len(fields):
             usage = " ".join([cls.kind] + [f"<{f.name}>" for f in fields])
             raise ActionParseError(f"'{cls.kind}' takes {len(fields)} argument(s): {usage}")
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         return cls(**{f.name: _parse(word, hints[f.name], f.name) for f, word in zip(fields, words)})
 
     # -- JSON --
@@ -67,7 +68,7 @@ class Action:
         if missing or extra:
             raise ActionParseError(f"'{cls.kind}' needs fields {sorted(names)}; missing {sorted(missing)}, "
                                    f"unexpected {sorted(extra)}")
-        hints = typing.get_type_hints(cls)
+        hints = _hints(cls)
         return cls(**{name: _from_json(data[name], hints[name], f"{cls.kind}.{name}") for name in names})
 
 
@@ -100,6 +101,12 @@ class ActionCodec:
 
     def _kinds(self) -> str:
         return ", ".join(sorted(self.types))
+
+
+@functools.cache
+def _hints(action_type: type) -> dict[str, Any]:
+    """The field types of an action class (resolving them is slow, and they never change)."""
+    return typing.get_type_hints(action_type)
 
 
 def _format(value: Any) -> str:
