@@ -1,7 +1,9 @@
 """Pungo: move pyramids with exactly the points a controlled die roll gives, to make a symmetric home row.
 
-Rules engine: not yet implemented (this module describes the game, its variants and the house
-rulings' options from RULINGS.md).
+Modules: ``layout`` (arena, home rows, roll grid), ``setup`` (the setup stacks the table shows),
+``rolling`` (the die: faces, points, orientation tracking), ``moves`` (steps, costs, freezing,
+spending exactly), ``actions``, ``state`` (the rules) and ``observe`` (explaining a whole turn the
+camera saw).
 """
 
 from referee.game import Dynamics, Edition, GameType, Information, Option
@@ -14,8 +16,8 @@ GAME_TYPE = GameType(
     max_players=2,
     dynamics=Dynamics.SEQUENTIAL,
     information=Information.PERFECT,  # nests hide pyramids from the camera, not from the players' memory
-    chance=True,  # only in Chaos Pungo: the controlled roll is otherwise a player's choice
-    pieces="nine Looney pyramids (three of each size), one d6",
+    chance=True,  # the face a roll shows is observed from the table
+    pieces="nine Looney pyramids (three of each size), one d6 (or a pyramid die)",
     options=(
         Option("arena", "game arena: 3 rows x 4 columns as the setup picture shows, or the text's 4x3",
                "3x4", choices=("3x4", "4x3")),
@@ -27,7 +29,7 @@ GAME_TYPE = GameType(
                choices=("roll-move", "decision")),
         Option("roll", "controlled roll, or Chaos Pungo: a real random roll", "controlled",
                choices=("controlled", "chaos")),
-        Option("die", "a d6 for points, or a pyramid die that names which sizes may move", "d6",
+        Option("die", "a d6 for points, or a pyramid die that names which sizes may move (one step a turn)", "d6",
                choices=("d6", "pyramid")),
         Option("colours", "pyramids of one colour, or three colours (symmetry then counts colours)", 1,
                choices=(1, 3)),
@@ -35,3 +37,9 @@ GAME_TYPE = GameType(
                "largest", choices=("largest", "pass")),
     ),
 )
+
+from referee.games.pungo.state import PungoState  # noqa: E402  (the rules need GAME_TYPE's module loaded)
+
+STATE = PungoState
+
+__all__ = ["GAME_TYPE", "STATE", "PungoState"]

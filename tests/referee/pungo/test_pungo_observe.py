@@ -1,0 +1,219 @@
+"""The observed-turn checker: the camera sees a whole turn, and the referee explains it or says why it cannot."""
+
+from __future__ import annotations
+
+import random
+
+from referee.dice import Die
+from referee.games.pungo.actions import Roll, Step, Turn
+from referee.games.pungo.observe import explain
+from referee.games.pungo.rolling import faces
+from referee.view import View
+
+SETUP = {"r2c1": "red1+red2+red3", "r2c2": "red2+red3", "r2c3": "red3+red1", "r2c4": "red1+red2"}
+TURNS_PER_GAME = 12
+
+
+def _bobs_turn(pg, game=None):
+    """Bob to roll after ann's first turn (the small perched on r2c3 went north)."""
+    return (game or pg.make()).new_state().apply(Step("ann", "r2c3", 1, "N"))
+
+
+def _seen(view: View, **places) -> View:
+    data = dict(view.to_json())
+    for place, contents in places.items():
+        place = place.replace("_", "/")
+        if contents:
+            data[place] = list(contents)
+        else:
+            data.pop(place, None)
+    return View(data)
+
+
+def test_a_turn_that_lifts_a_nest_is_explained_and_the_hidden_pyramids_carried(pg):
+    """pungo/observe/turn: bob rolls W (3) and lifts the large off the nest onto r2c2's large."""
+    state = _bobs_turn(pg)
+    after = _seen(state.view(), roll_r2c2=None, roll_r2c1=["3"], arena_r2c1=["red2"])
+    found = explain(state, after)
+    assert found.explained and found.turns == (Turn("bob", "W:3", ("r2c1:1:E",)),)
+    result = state.apply(found.turns[0])
+    assert result.view() == after
+    assert result.board[4] == ("red1", "red2") and result.board[5] == ("red2", "red3", "red3")
+    readings = state.interpret(after)
+    assert [r.action for r in readings] == [found.turns[0]] and readings[0].verdict.legal
+
+
+def test_seven_points_needed_but_the_die_gave_five(pg):
+    """pungo/move/cost: the medium+large (5) went north and the medium (2) too: 7 points, 5 given."""
+    die = next(d for d in Die.orientations() if d.east == 5)  # tumbling west shows 5
+    state = pg.position(pg.make(), SETUP, phase="roll", seat=1, die=[str(die)], face=die.top)
+    seen = _seen(state.view(), roll_r2c2=None, roll_r2c1=["5"],
+                 arena_r2c2=None, arena_r1c2=["red3"], arena_r2c4=["red1"], arena_r1c4=["red2"])
+    found = explain(state, seen)
+    assert not found.explained
+    assert [r.rule for r in found.reasons] == ["pungo/move/cost"]
+    assert "7 points of movement needed, the die gave 5" in found.reasons[0].text
+    readings = state.interpret(seen)
+    assert readings and not readings[0].verdict.legal and readings[0].verdict.rules == ("pungo/move/cost",)
+
+
+def test_too_few_points_spent_is_refused(pg):
+    """pungo/move/spend-all: only the perched small moved one square, with 3 points to spend."""
+    state = _bobs_turn(pg)
+    seen = _seen(state.view(), roll_r2c2=None, roll_r2c1=["3"], arena_r2c4=["red1"], arena_r1c4=["red2"])
+    found = explain(state, seen)
+    assert not found.explained and "pungo/move/spend-all" in [r.rule for r in found.reasons]
+
+
+def test_an_impossible_die_is_refused(pg):
+    """pungo/roll/one-tumble and pungo/roll/geometry read from the die's place and face."""
+    state = _bobs_turn(pg)
+    far = _seen(state.view(), roll_r2c2=None, roll_r3c3=["3"])
+    assert [r.rule for r in explain(state, far).reasons] == ["pungo/roll/one-tumble"]
+    wrong_face = _seen(state.view(), roll_r2c2=None, roll_r2c1=["1"])
+    found = explain(state, wrong_face)
+    assert not found.explained and [r.rule for r in found.reasons] == ["pungo/roll/geometry"]
+    assert state.interpret(state.view()) == ()  # nothing changed: nothing to read
+
+
+def test_views_that_are_no_pungo_table_are_refused(pg):
+    """The die must be on the roll grid, the cells in the arena, the pyramids no more than there are."""
+    state = _bobs_turn(pg)
+    no_die = _seen(state.view(), roll_r2c2=None)
+    assert [r.rule for r in explain(state, no_die).reasons] == ["pungo/setup/roll-grid"]
+    outside = _seen(state.view(), roll_r2c2=None, roll_r2c1=["3"], arena_r5c5=["red1"])
+    assert "pungo/setup/arena" in [r.rule for r in explain(state, outside).reasons]
+
+
+def test_a_change_no_sequence_of_steps_reaches_says_so(pg):
+    """pungo/observe/turn: with 3 points the large on r2c2 cannot travel three squares to r3c4."""
+    state = _bobs_turn(pg)
+    seen = _seen(state.view(), roll_r2c2=None, roll_r2c1=["3"], arena_r2c2=["red2"], arena_r3c4=["red3"])
+    found = explain(state, seen)
+    assert not found.explained and [r.rule for r in found.reasons] == ["pungo/observe/turn"]
+    assert "no sequence of legal steps" in found.reasons[0].text and state.interpret(seen) == ()
+
+
+def test_a_view_with_an_extra_pyramid_is_refused(pg):
+    """pungo/setup/pyramids: the camera cannot see more pyramids than the game has."""
+    state = _bobs_turn(pg)
+    seen = _seen(state.view(), roll_r2c2=None, roll_r2c1=["3"], arena_r3c1=["red3"])
+    assert "pungo/setup/pyramids" in [r.rule for r in explain(state, seen).reasons]
+
+
+def _reachable_arenas(start, roll):
+    """Oracle: every arena view a whole turn can end in, by walking the legal actions one by one."""
+    state = start
+    if roll is not None and state.phase == "roll":
+        state = state.apply(roll)
+    seat, ends, seen = state.seat, set(), set()
+
+    def walk(s):
+        key = (s.board, s.frozen, s.spent)
+        if key in seen:
+            return
+        seen.add(key)
+        if s.phase != "move" or s.seat != seat:
+            ends.add(tuple(sorted((p, c) for p, c in s.view().items() if p.startswith("arena/"))))
+            return
+        for action in s.legal_actions():
+            walk(s.apply(action))
+
+    walk(state)
+    return ends
+
+
+def _mutations(view: View, rng: random.Random, arena) -> list[View]:
+    """Changed end positions: a top pyramid moved elsewhere, removed, two cells swapped, the die's face changed."""
+    data = view.to_json()
+    cells = [p for p in data if p.startswith("arena/")]
+    out = []
+    source, dest = rng.choice(cells), "arena/" + arena.name(rng.randrange(arena.size))
+    moved = {k: list(v) for k, v in data.items()}
+    top = moved[source].pop()
+    if not moved[source]:
+        del moved[source]
+    moved[dest] = moved.get(dest, []) + [top]
+    out.append(moved)
+    removed = {k: list(v) for k, v in data.items()}
+    removed[source] = removed[source][:-1]
+    out.append(removed)
+    a, b = rng.sample(range(arena.size), 2)
+    swapped = {k: list(v) for k, v in data.items() if k not in (f"arena/{arena.name(a)}", f"arena/{arena.name(b)}")}
+    for x, y in ((a, b), (b, a)):
+        if data.get(f"arena/{arena.name(x)}"):
+            swapped[f"arena/{arena.name(y)}"] = data[f"arena/{arena.name(x)}"]
+    out.append(swapped)
+    return [View(m) for m in out if View(m) != view]
+
+
+def test_every_turn_of_random_playouts_is_explained(pg, variant):
+    """pungo/observe/turn: each real turn (roll and steps) is explained from the view after it alone."""
+    game = pg.make(**pg.VARIANTS[variant])
+    turns = 0
+    for seed in range(30):
+        rng, state = random.Random(seed), game.new_state()
+        for _ in range(TURNS_PER_GAME):
+            if state.is_over():
+                break
+            after = pg.play_turn(state, rng)
+            seen = after.view()
+            found = explain(state, seen)
+            assert found.explained, f"seed {seed}: {state.to_json()} -> {seen}: {found.reasons}"
+            results = [state.apply(t) for t in found.turns]
+            assert all(r.view() == seen for r in results)
+            assert any(r.board == after.board for r in results) or len(found.turns) == 4
+            state, turns = after, turns + 1
+    assert turns > 200
+
+
+def test_mutated_end_positions_are_rejected_with_a_reason(pg, variant):
+    """pungo/observe/turn: an end position no legal turn reaches is refused with reasons; a reachable one is not.
+
+    The oracle walks every legal sequence of single steps (through ``legal_actions``), independently of
+    the checker's search."""
+    game = pg.make(**pg.VARIANTS[variant])
+    rejected = accepted = 0
+    for seed in range(8):
+        rng, state = random.Random(1000 + seed), game.new_state()
+        for _ in range(6):
+            if state.is_over():
+                break
+            after = pg.play_turn(state, rng)
+            roll = None
+            if state.phase == "roll":  # the roll the table showed, read back from the die's place and face
+                die = [(p, c) for p, c in after.view().items() if p.startswith("roll/") or p == "die"]
+                roll = next(a for a in state.legal_actions()
+                            if [(p, c) for p, c in state.apply(a).view().items()
+                                if p.startswith("roll/") or p == "die"] == die)
+            reachable = _reachable_arenas(state, roll)
+            for mutated in _mutations(after.view(), rng, state.config.arena):
+                arena = tuple(sorted((p, c) for p, c in mutated.items() if p.startswith("arena/")))
+                found = explain(state, mutated)
+                if arena in reachable:
+                    assert found.explained, f"{mutated} is reachable but refused: {found.reasons}"
+                    accepted += 1
+                else:
+                    assert not found.explained and found.reasons, f"{mutated} is unreachable but explained"
+                    rejected += 1
+            if isinstance(roll, Roll):  # a face this tumble cannot show, whatever the pyramids did
+                shown = {a.face for a in state.legal_actions() if a.direction == roll.direction}
+                face = rng.choice([f for f in faces(state.config.die) if f not in shown])
+                place = next(p for p in after.view() if p.startswith("roll/"))
+                found = explain(state, View(after.view().to_json() | {place: [face]}))
+                assert not found.explained and [r.rule for r in found.reasons] == ["pungo/roll/geometry"]
+                rejected += 1
+            state = after
+    assert rejected > 20
+
+
+def test_turns_that_look_alike_but_hide_different_pyramids_are_all_offered(pg):
+    """pungo/observe/turn: a large moving E or W onto a large looks the same; each hidden outcome is a reading."""
+    rng, state = random.Random(2), pg.make().new_state()
+    state = pg.play_turn(state, rng)  # ann's first turn; then bob rolls N (4) and moves
+    after = pg.play_turn(state, rng)
+    readings = state.interpret(after.view())
+    assert len(readings) == 2 and all(r.verdict.legal for r in readings)
+    boards = {state.apply(r.action).board for r in readings}
+    assert len(boards) == 2 and after.board in boards
+    assert {state.apply(r.action).view() for r in readings} == {after.view()}
