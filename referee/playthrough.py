@@ -67,7 +67,7 @@ class Replay:
 def parse(text: str, source: str = "<playthrough>") -> Playthrough:
     game, setup, expected, lines = None, None, None, []
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
+        line = " ".join(raw.split("#", 1)[0].split())
         if not line:
             continue
         where = f"{source}:{number}"

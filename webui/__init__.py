@@ -22,7 +22,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     """Build the app. Settings come from defaults, then ``<instance>/config.json``, then ``test_config``."""
     app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
     # A fresh key per process: nothing signed has to survive a restart yet.
-    app.config.from_mapping(SECRET_KEY=secrets.token_hex(16))
+    app.config.from_mapping(SECRET_KEY=secrets.token_hex(16), MAX_CONTENT_LENGTH=1_000_000)
     try:
         app.config.from_file("config.json", load=json.load, silent=True)
     except json.JSONDecodeError as error:
@@ -32,9 +32,10 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    from webui import catalogue
+    from webui import catalogue, rules
 
     app.register_blueprint(catalogue.bp)
+    app.register_blueprint(rules.bp)
     app.register_error_handler(HTTPException, _http_error)
     return app
 
