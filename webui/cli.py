@@ -79,6 +79,18 @@ def _parser() -> argparse.ArgumentParser:
     table.add_argument("--instance", default="instance", metavar="DIR", help="instance folder (default ./instance)")
     table.set_defaults(run=_calibrate_table)
 
+    render = commands.add_parser("render", help="render synthetic table scenes with exact ground truth",
+                                 description="Render a scene file (JSON) into a webcam-like picture, or N random "
+                                             "scenes into a folder, each with its ground truth.")
+    render.add_argument("scene", nargs="?", help="a scene JSON file (leave out with --random)")
+    render.add_argument("--random", type=int, metavar="N", help="render N random scenes instead")
+    render.add_argument("--seed", type=int, default=0, help="first seed of the random scenes (default 0)")
+    render.add_argument("-o", "--output", required=True, metavar="PATH",
+                        help="the picture (.png or .jpg) for a scene file; a folder for --random")
+    render.add_argument("--truth", metavar="FILE", help="write the ground truth of a scene file as JSON here")
+    render.add_argument("--masks", action="store_true", help="also write the instance image (16-bit PNG)")
+    render.set_defaults(run=_render)
+
     demo = commands.add_parser("demo", help="open the dashboard on the built-in demo (no camera needed)",
                                description="Start the dashboard on this machine and print its address.")
     demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
@@ -86,6 +98,7 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--instance", metavar="DIR", help="instance folder for settings and data "
                       "(default: ./instance)")
     demo.set_defaults(run=_demo)
+
     return parser
 
 
@@ -197,6 +210,46 @@ def _read_image(path: str):
     if image is None:
         raise UserError(f"cannot read an image from {path}: is it a JPEG or PNG file?")
     return image
+
+
+def _render(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from vision.synth.faces import FaceError
+    from vision.synth.files import load_scene, write_rendering
+    from vision.synth.random_scene import random_scene
+    from vision.synth.render import render
+    from vision.synth.scene import SceneError
+
+    if (args.scene is None) == (args.random is None):
+        raise UserError("render takes a scene file or --random N, not both or neither")
+    try:
+        if args.scene is not None:
+            out = Path(args.output)
+            masks = out.with_name(out.stem + "-masks.png") if args.masks else None
+            write_rendering(render(load_scene(args.scene), masks=args.masks), out, args.truth, masks)
+            print(f"wrote {out}" + (f" and its truth {args.truth}" if args.truth else ""))
+            return 0
+        if args.random < 1:
+            raise UserError("--random takes a number of scenes, 1 or more")
+        folder = Path(args.output)
+        folder.mkdir(parents=True, exist_ok=True)
+        for i in range(args.random):
+            seed = args.seed + i
+            scene = random_scene(seed)
+            (folder / f"scene-{seed:06d}.json").write_text(scene.to_json())
+            stem = folder / f"render-{seed:06d}"
+            masks = stem.with_name(stem.name + "-masks.png") if args.masks else None
+            write_rendering(render(scene, masks=args.masks), stem.with_suffix(".jpg"), stem.with_suffix(".truth.json"),
+                            masks)
+            print(f"\rrendered {i + 1}/{args.random}", end="", file=sys.stderr, flush=True)
+        print(file=sys.stderr)
+        print(f"wrote {args.random} scenes, pictures and truths to {folder}")
+    except (SceneError, FaceError) as exc:
+        raise UserError(str(exc)) from None
+    except OSError as exc:
+        raise UserError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    return 0
 
 
 def _demo(args: argparse.Namespace) -> int:

@@ -1,0 +1,47 @@
+"""Sequences: positions held still, a hand reaching in to make each change, frames at the frame rate."""
+
+import pytest
+
+from vision.synth.render import render
+from vision.synth.scene import Camera, CardObject, Effects, Scene, SceneError
+from vision.synth.sequence import Sequence, frames, render_sequence
+
+
+def _positions():
+    camera, effects = Camera((100, 100), 600, 25, size=(640, 480)), Effects(noise=1)
+    first = Scene(camera=camera, effects=effects, cards=[CardObject("QH", 60, 100)])
+    second = Scene(camera=camera, effects=effects, cards=[CardObject("QH", 60, 100), CardObject("7S", 160, 100)])
+    return first, second
+
+
+def test_the_hand_comes_to_the_change_and_the_change_happens_under_it():
+    first, second = _positions()
+    shots = list(frames(Sequence([first, second], fps=10, hold_s=0.3, reach_s=1.0)))
+    assert [round(t, 2) for t, _ in shots] == [round(0.1 * i, 2) for i in range(16)]
+    reach = [s for _, s in shots if s.hands]
+    assert len(reach) == 10 and not shots[0][1].hands and not shots[-1][1].hands
+    closest = min(reach, key=lambda s: abs(s.hands[0].x - 160) + abs(s.hands[0].y - 100))
+    assert abs(closest.hands[0].x - 160) < 40 and abs(closest.hands[0].y - 100) < 40
+    assert [len(s.cards) for s in reach] == [1] * 5 + [2] * 5
+    assert len({s.seed for _, s in shots}) == len(shots)  # fresh sensor noise every frame
+
+
+def test_frames_render_and_the_hand_hides_the_new_card_as_it_lands():
+    first, second = _positions()
+    sequence = Sequence([first, second], fps=10, hold_s=0.1, reach_s=1.0)
+    rendered = list(render_sequence(sequence))
+    assert len(rendered) == 1 + 10 + 1
+    _, landing = rendered[6]  # the first frame that shows the second position, hand still at the spot
+    card = next(o for o in landing.objects if o.label == "7S")
+    assert card.visible < 0.9
+    assert render(second).objects[1].visible > 0.99
+
+
+def test_sequences_round_trip_and_refuse_nonsense():
+    first, second = _positions()
+    sequence = Sequence([first, second], fps=12)
+    assert Sequence.from_json(sequence.to_json()) == sequence
+    with pytest.raises(SceneError, match="fps must be positive"):
+        Sequence([first], fps=0)
+    with pytest.raises(SceneError, match=r"states\[0\].cards\[0\].id"):
+        Sequence.from_json('{"states": [{"cards": [{"id": "XX", "x": 0, "y": 0}]}]}')
