@@ -99,6 +99,11 @@ def _parser() -> argparse.ArgumentParser:
                       "(default: ./instance)")
     demo.set_defaults(run=_demo)
 
+    replay = commands.add_parser("replay", help="print a playthrough log: the game, every verdict, the outcome",
+                                 description="Replay a playthrough log (.sqlite, or a .jsonl export): print the "
+                                             "game, every event with its verdict in words, and the outcome.")
+    replay.add_argument("log", metavar="LOG", help="a playthrough log (.sqlite) or its JSON Lines export (.jsonl)")
+    replay.set_defaults(run=_replay)
     return parser
 
 
@@ -249,6 +254,42 @@ def _render(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    return 0
+
+
+def _replay(args: argparse.Namespace) -> int:
+    from referee.log import LogError, PlaythroughLog, describe, read_jsonl, replay
+
+    problem = None
+    try:
+        if args.log.endswith(".jsonl"):
+            events = read_jsonl(args.log)
+        else:
+            with PlaythroughLog.open(args.log, readonly=True) as log:
+                events = log.events()
+    except LogError as exc:
+        events, problem = exc.kept, exc
+    if not events:
+        raise UserError(str(problem))
+    try:
+        replayed = replay(events, partial=True)
+    except LogError as exc:
+        raise UserError(str(exc)) from None
+    problem = problem or replayed.problem
+    game = replayed.game
+    print(f"{game.type.title} {game.edition}; players {', '.join(game.players)}; options "
+          f"{', '.join(f'{k}={v}' for k, v in game.option_values) or 'none'}")
+    for event in replayed.events:
+        when = f" t={event.snapshot_t:.2f}s" if event.snapshot_t is not None else ""
+        frame = f" [frame {event.frame}]" if event.frame else ""
+        print(f"{event.seq:5d}{when} {describe(event)}{frame}")
+    outcome = replayed.state.outcome()
+    if outcome is None:
+        print(f"not finished: {len(replayed.history)} moves; {replayed.state.to_move} to move")
+    else:
+        print(f"outcome: {', '.join(outcome.winners) or 'a draw'} - {outcome.text} [{outcome.rule}]")
+    if problem is not None:
+        raise UserError(f"the log stops being readable here: {problem}")
     return 0
 
 

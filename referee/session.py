@@ -1,0 +1,435 @@
+"""The live referee: table snapshots in; accepted moves, violations, questions and log events out.
+
+A session holds the game, its current state, the game's layout and the playthrough log. For each
+stable snapshot, :meth:`Session.observe` does what DESIGN.md's "From snapshots to moves" says:
+
+1. the layout reads the snapshot as the game's places (a :class:`~referee.layouts.SeenView`);
+2. if that is the view the current state expects, nothing happened;
+3. otherwise the state interprets each view the snapshot allows (the most likely first, then each
+   uncertain place read its other ways) as candidate actions, each with its verdict;
+4. then:
+
+   * exactly one legal reading -> it is applied and logged (``action``);
+   * several legal readings -> the players are asked (``question``), :meth:`choose` answers;
+   * only illegal readings -> a ``violation`` citing the rules, held until the table is put back
+     (``resolved``) or the players :meth:`overrule`;
+   * nothing explains the change -> ``unrecognised``.
+
+Low-confidence recognition is never the basis of a violation: a legal reading that an uncertain
+place's other reading allows is preferred, and when every reading is illegal but the change rests
+on an uncertain place, the players are asked instead. Chance nodes need nothing special: the
+table's reveal is read like any move (``interpret`` returns the chance action).
+
+One snapshot may show several moves in a row (a pick and the card it uncovered): after a move is
+accepted, the same view is read again from the new state, up to :data:`MAX_CHAIN` moves.
+
+Players correct the referee through methods that are events too: :meth:`relabel` a sighting,
+:meth:`choose` an answer, :meth:`enter` an action the camera cannot see, :meth:`overrule` a
+violation, :meth:`undo` the last move. Every method returns the events it logged.
+
+The log alone rebuilds the session (:meth:`Session.resume`); a held violation or question is not
+restored, because the next snapshot raises it again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import threading
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from referee.action import Action
+from referee.game import Game, Reading, State
+from referee.layouts import Layout, SeenView
+from referee.log import Event, LogError, PlaythroughLog, force, replay
+from referee.pyramids import Pyramid
+from referee.snapshot import TableSnapshot
+from referee.verdict import IllegalAction
+from referee.view import View
+
+MAX_CHAIN = 8  # moves one snapshot may show before the rest is left for the next
+RELABEL_RADIUS_MM = 20.0  # a relabel sticks to a sighting while it stays this close to where it was
+
+
+class SessionError(ValueError):
+    """A correction that does not fit the moment (no question to answer, nothing to undo)."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A reading of the table and the view it was read from."""
+
+    reading: Reading
+    view: View
+
+
+@dataclass(frozen=True)
+class Pending:
+    """What the session waits on: a held violation, an open question or an unrecognised change."""
+
+    kind: str  # "violation", "question" or "unrecognised"
+    event: Event
+    seen: SeenView | None  # what the table showed (None for an action entered by hand)
+    candidates: tuple[Candidate, ...]
+
+
+@dataclass(frozen=True)
+class _Relabel:
+    group: str  # "cards", "pyramids", "dice", "tokens"
+    center: tuple[float, float]
+    was: str
+    label: str
+
+
+class Session:
+    """One refereed game at the table. Safe to call from the pipeline and the dashboard at once."""
+
+    def __init__(self, game: Game, state: State, layout: Layout, log: PlaythroughLog, setup: Any = None):
+        self.game, self.layout, self.log = game, layout, log
+        self._lock = threading.RLock()
+        self._pending: Pending | None = None
+        self._snapshot: TableSnapshot | None = None
+        self._relabels: list[_Relabel] = []
+        events = log.events()
+        if not events:
+            started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+            log.append("game", {"game": game.to_json(), "players": list(game.players), "started": started,
+                                "setup": setup, "state": state.to_json()})
+            self.state, self._history, self._outcome_logged = state, [], False
+            self._note_outcome(_Writer(log, None, None))
+            return
+        replayed = replay(events)
+        if replayed.game != game or replayed.state != state:
+            raise SessionError(f"{log.path} holds another game or position: resume it with Session.resume")
+        self.state, self._history = replayed.state, list(replayed.history)
+        self._outcome_logged = replayed.outcome_logged
+        self._note_outcome(_Writer(log, None, None))  # a crash may have come between a move and its outcome
+
+    # -- starting and resuming --
+    @classmethod
+    def start(cls, game: Game, layout: Layout, path, setup: Any = None) -> Session:
+        """A new game logged at ``path`` (a new file), starting from ``game.new_state(setup)``."""
+        state = game.new_state(setup)
+        return cls(game, state, layout, PlaythroughLog.create(path), setup)
+
+    @classmethod
+    def resume(cls, path, layout: Layout | Callable[[Game], Layout]) -> Session:
+        """The game logged at ``path``, at the state its events reach. ``layout`` may be a function
+        of the game, since the game is known only once the log is read. A damaged log raises
+        :class:`LogError` naming the bad event (``referee.log.recover`` keeps the good part)."""
+        log = PlaythroughLog.open(path)
+        try:
+            replayed = replay(log.events())
+        except LogError:
+            log.close()
+            raise
+        if not hasattr(layout, "read"):
+            layout = layout(replayed.game)
+        return cls(replayed.game, replayed.state, layout, log)
+
+    # -- what the dashboard shows --
+    @property
+    def pending(self) -> Pending | None:
+        return self._pending
+
+    @property
+    def moves(self) -> tuple[str, ...]:
+        """The moves that made the current state, in notation, oldest first."""
+        return tuple(notation for _, _, notation in self._history)
+
+    # -- the camera --
+    def observe(self, snapshot: TableSnapshot, frame: bytes | None = None) -> list[Event]:
+        """Referee one stable snapshot; ``frame`` (JPEG bytes) is kept with the events it causes."""
+        with self._lock:
+            if snapshot.occluded:  # a hand over the table: not a moment to read
+                return []
+            snapshot = self._with_relabels(snapshot)
+            self._snapshot = snapshot
+            return self._judge(self.layout.read(snapshot, self.state), _Writer(self.log, snapshot.t, frame),
+                               "camera")
+
+    # -- the players --
+    def relabel(self, sighting: str, label: str) -> list[Event]:
+        """Correct one sighting of the last snapshot (``"cards/3"``, ``"dice/0"``, ``"tokens/1"``,
+        ``"pyramids/2"``: the list and the index in it) and read the table again. The correction
+        sticks to that sighting in later snapshots while it stays where it was."""
+        with self._lock:
+            if self._snapshot is None:
+                raise SessionError("there is no snapshot to correct yet")
+            group, index, found = _sighting(self._snapshot, sighting)
+            was = _label_of(group, found)
+            corrected = _relabelled(group, found, label)
+            self._relabels = [r for r in self._relabels
+                              if not (r.group == group and _near(r.center, _center(found)))]
+            self._relabels.append(_Relabel(group, _center(found), was, label))
+            items = list(getattr(self._snapshot, group))
+            items[index] = corrected
+            self._snapshot = dataclasses.replace(self._snapshot, **{group: tuple(items)})
+            write = _Writer(self.log, self._snapshot.t, None)
+            write("correction", {"what": "relabel", "sighting": sighting, "was": was, "label": label})
+            self._drop_pending(write, "the players relabelled a sighting")  # read afresh from here
+            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel")
+
+    def choose(self, index: int) -> list[Event]:
+        """Answer the open question with its reading number ``index`` (0 is the first offered)."""
+        with self._lock:
+            pending = self._pending
+            if pending is None or pending.kind != "question":
+                raise SessionError("there is no open question to answer")
+            if not 0 <= index < len(pending.candidates):
+                raise SessionError(f"the question offers readings 0 to {len(pending.candidates) - 1}, not {index}")
+            candidate = pending.candidates[index]
+            write = _Writer(self.log, None, None)
+            write("correction", {"what": "choose", "question": pending.event.seq, "index": index,
+                                 **_reading_json(candidate.reading)})
+            self._pending = None
+            if not candidate.reading.verdict.legal:  # the players confirm what happened: a violation
+                self._hold("violation", (candidate,), pending.seen, write)
+                return write.events
+            self._accept(candidate.reading, "choice", write)
+            if pending.seen is not None:
+                self._judge(_settled(pending.seen, candidate.view), write, "camera")
+            return write.events
+
+    def enter(self, action: Action, overrule: bool = False) -> list[Event]:
+        """Play an action the camera cannot see (a secret weapon choice, a card drawn into a hand).
+        An action the rules refuse raises :class:`IllegalAction` and changes nothing, unless
+        ``overrule`` says the players accept it anyway (:class:`SessionError` when even then the
+        game cannot play it)."""
+        with self._lock:
+            verdict = self.state.check(action)
+            if not verdict.legal and not overrule:
+                raise IllegalAction(action, verdict)
+            if not verdict.legal:
+                try:
+                    force(self.state, action)  # refuse before logging anything if it cannot be played
+                except ValueError as exc:
+                    raise SessionError(str(exc)) from None
+            write = _Writer(self.log, None, None)
+            reading = Reading(action, verdict)
+            write("correction", {"what": "enter", **_reading_json(reading)})
+            self._drop_pending(write, "the players entered a move by hand")
+            if verdict.legal:
+                self._accept(reading, "hand", write)
+            else:
+                self._force(reading, None, write)
+            return write.events
+
+    def overrule(self, index: int = 0) -> list[Event]:
+        """The players accept the held violation's reading ``index`` although the rules refuse it."""
+        with self._lock:
+            pending = self._pending
+            if pending is None or pending.kind != "violation":
+                raise SessionError("there is no violation to overrule")
+            if not 0 <= index < len(pending.candidates):
+                raise SessionError(f"the violation has readings 0 to {len(pending.candidates) - 1}, not {index}")
+            candidate = pending.candidates[index]
+            write = _Writer(self.log, None, None)
+            self._pending = None
+            try:
+                self._force(candidate.reading, pending.event.seq, write)
+            except ValueError as exc:
+                self._pending = pending
+                raise SessionError(str(exc)) from None
+            if pending.seen is not None:
+                self._judge(_settled(pending.seen, candidate.view), write, "camera")
+            return write.events
+
+    def undo(self) -> list[Event]:
+        """Take back the last move (a camera move, a choice, a hand entry or an overrule)."""
+        with self._lock:
+            if not self._history:
+                raise SessionError("there is no move to undo")
+            seq, before, notation = self._history.pop()
+            write = _Writer(self.log, None, None)
+            self._drop_pending(write, "a move was undone")
+            write("undo", {"undone": seq, "notation": notation})
+            self.state, self._outcome_logged = before, False
+            self._note_outcome(write)
+            return write.events
+
+    # -- deciding --
+    def _judge(self, seen: SeenView, write: _Writer, source: str) -> list[Event]:
+        for _ in range(MAX_CHAIN):
+            expected = self.state.view()
+            if self._pending is not None and self._pending.seen is not None and self._pending.seen.view == seen.view:
+                break  # raised already: the table has not changed since
+            kind, candidates, why = self._decide(seen, expected)
+            if kind == "nothing":
+                self._drop_pending(write, "the table was put right" if self._pending and
+                                   self._pending.kind == "violation" else "the table is back as it was")
+                break
+            self._drop_pending(write, "the table changed")
+            if kind != "action":
+                self._hold(kind, candidates, seen, write, why)
+                break
+            self._accept(candidates[0].reading, source, write)
+            seen = _settled(seen, candidates[0].view)
+        return write.events
+
+    def _decide(self, seen: SeenView, expected: View) -> tuple[str, tuple[Candidate, ...], str]:
+        """What the table shows: "nothing" new, an "action", a "question", a "violation" or an
+        "unrecognised" change, with the candidate readings behind it."""
+        if seen.view == expected:
+            return "nothing", (), ""
+        legal: list[Candidate] = []
+        illegal: list[tuple[int, Candidate]] = []
+        maybe_unchanged = False  # an uncertain place's other reading is just what the state expects
+        for number, view in enumerate(seen.alternatives()):
+            if view == expected:
+                maybe_unchanged = True
+                continue
+            for reading in self.state.interpret(view):
+                candidate = Candidate(reading, view)
+                if reading.verdict.legal:
+                    if all(c.reading.action != reading.action for c in legal):
+                        legal.append(candidate)
+                elif all(c.reading.action != reading.action for _, c in illegal):
+                    illegal.append((number, candidate))
+        if len(legal) == 1:
+            return "action", tuple(legal), ""
+        if legal:
+            return "question", tuple(legal), "several legal readings"
+        if maybe_unchanged:  # the camera's doubt allows the table we expect: trust what we know
+            return "nothing", (), ""
+        if not illegal:
+            return "unrecognised", (), "no action explains the change"
+        unsure = any(change.place in seen.uncertain for change in expected.diff(seen.view))
+        on_main = tuple(c for number, c in illegal if number == 0)
+        if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
+            return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
+        return "violation", on_main, "the rules refuse the move"
+
+    def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
+        before = self.state
+        self.state = before.apply(reading.action)
+        event = write("action", {**_reading_json(reading), "source": source})
+        self._history.append((event.seq, before, str(reading.action)))
+        self._note_outcome(write)
+
+    def _force(self, reading: Reading, violation: int | None, write: _Writer) -> None:
+        before = self.state
+        self.state = force(before, reading.action)  # ValueError when the rules engine cannot play it
+        event = write("overrule", {**_reading_json(reading), "violation": violation})
+        self._history.append((event.seq, before, str(reading.action)))
+        self._note_outcome(write)
+
+    def _hold(self, kind: str, candidates: tuple[Candidate, ...], seen: SeenView | None, write: _Writer,
+              why: str = "") -> None:
+        payload: dict[str, Any] = {"readings": [_reading_json(c.reading) for c in candidates]}
+        if seen is not None:
+            payload["seen"] = seen.view.to_json()
+            payload["changes"] = [{"place": c.place, "before": list(c.before), "after": list(c.after)}
+                                  for c in self.state.view().diff(seen.view)]
+            payload["uncertain"] = {place: [list(o) for o in options] for place, options in seen.uncertain.items()}
+            payload["unplaced"] = list(seen.unplaced)
+        if kind == "question":
+            payload["why"] = why
+        self._pending = Pending(kind, write(kind, payload), seen, candidates)
+
+    def _drop_pending(self, write: _Writer, how: str) -> None:
+        if self._pending is not None:
+            write("resolved", {"of": self._pending.event.seq, "kind": self._pending.kind, "how": how})
+            self._pending = None
+
+    def _note_outcome(self, write: _Writer) -> None:
+        """Log the outcome once, the first time the state has one."""
+        outcome = self.state.outcome()
+        if outcome is not None and not self._outcome_logged:
+            write("outcome", outcome.to_json())
+            self._outcome_logged = True
+
+    # -- relabels that stick --
+    def _with_relabels(self, snapshot: TableSnapshot) -> TableSnapshot:
+        if not self._relabels:
+            return snapshot
+        changes = {}
+        for group in ("cards", "pyramids", "dice", "tokens"):
+            items = list(getattr(snapshot, group))
+            for i, item in enumerate(items):
+                for r in self._relabels:
+                    if r.group == group and _near(r.center, _center(item)) and _label_of(group, item) == r.was:
+                        items[i] = _relabelled(group, item, r.label)
+            changes[group] = tuple(items)
+        return dataclasses.replace(snapshot, **changes)
+
+
+class _Writer:
+    """Appends events for one call, keeping the snapshot time and sharing one frame among them."""
+
+    def __init__(self, log: PlaythroughLog, snapshot_t: float | None, frame: bytes | None):
+        self.log, self.snapshot_t, self.frame = log, snapshot_t, frame
+        self.events: list[Event] = []
+
+    def __call__(self, kind: str, payload: dict) -> Event:
+        event = self.log.append(kind, payload, self.snapshot_t, self.frame)
+        if event.frame is not None:
+            self.frame = event.frame  # stored once; later events name the same file
+        self.events.append(event)
+        return event
+
+
+def _reading_json(reading: Reading) -> dict:
+    return {"action": reading.action.to_json(), "notation": str(reading.action),
+            "verdict": reading.verdict.to_json()}
+
+
+def _settled(seen: SeenView, chosen: View) -> SeenView:
+    """The table as read once a reading of ``chosen`` was accepted: the places that made the
+    difference are no longer in doubt."""
+    if chosen == seen.view:
+        return seen
+    doubt = {p: o for p, o in seen.uncertain.items() if chosen.get(p) == seen.view.get(p)}
+    return SeenView(chosen, doubt, seen.unplaced)
+
+
+# -- sightings by name --
+_GROUPS = ("cards", "pyramids", "dice", "tokens")
+
+
+def _sighting(snapshot: TableSnapshot, name: str):
+    group, _, number = name.partition("/")
+    if group not in _GROUPS or not number.isdigit():
+        raise SessionError(f"name a sighting as <kind>/<index> with kind one of {', '.join(_GROUPS)}, got {name!r}")
+    items = getattr(snapshot, group)
+    index = int(number)
+    if index >= len(items):
+        raise SessionError(f"the last snapshot has {len(items)} {group}; there is no {name}")
+    return group, index, items[index]
+
+
+def _label_of(group: str, item) -> str:
+    if group == "cards":
+        return item.card or "?"
+    if group == "pyramids":
+        return "+".join(str(p) for p in item.stack)
+    if group == "dice":
+        return str(item.face)
+    return item.label
+
+
+def _relabelled(group: str, item, label: str):
+    """The sighting read as ``label``, for certain (confidence 1, no alternatives)."""
+    try:
+        if group == "cards":
+            return dataclasses.replace(item, card=label, face_up=label != "back", confidence=1.0, alternatives=())
+        if group == "pyramids":
+            stack = tuple(Pyramid.parse(p) for p in label.split("+"))
+            return dataclasses.replace(item, stack=stack, confidence=1.0, alternatives=())
+        if group == "dice":
+            return dataclasses.replace(item, face=int(label), confidence=1.0, alternatives=())
+        return dataclasses.replace(item, label=label, confidence=1.0, alternatives=())
+    except ValueError as exc:
+        raise SessionError(f"cannot relabel a {group[:-1]} as {label!r}: {exc}") from None
+
+
+def _center(item) -> tuple[float, float]:
+    return item.center_mm
+
+
+def _near(a: tuple[float, float], b: tuple[float, float]) -> bool:
+    return (a[0] - b[0]) ** 2 + (a[1] - b[1]) ** 2 <= RELABEL_RADIUS_MM ** 2
+
+
+__all__ = ["Candidate", "MAX_CHAIN", "Pending", "Session", "SessionError"]

@@ -1,0 +1,255 @@
+"""The session referees snapshots: moves accepted, violations held, questions asked, corrections logged."""
+
+import pytest
+
+from live_table import JPEG, ScriptedLayout, ZoneLayout, card, mongoose_game, pouches_script, pungo_game
+from referee import IllegalAction, TableSnapshot, View
+from referee.games.mongoose.actions import Reveal
+from referee.games.pouches.actions import Move, Pick, Weapons
+from referee.games.mongoose.deck import arranged
+from referee.layouts import SeenView
+from referee.log import PlaythroughLog, replay
+from referee.session import Session, SessionError
+
+
+def kinds(events):
+    return [e.kind for e in events]
+
+
+def test_a_whole_pungo_game_seen_turn_by_turn_reaches_its_winner(tmp_path):
+    game, actions, states, winners = pungo_game()
+    layout = ScriptedLayout()
+    session = Session.start(game, layout, tmp_path / "pungo.sqlite")
+    for t, after in enumerate(states[1:], start=1):
+        events = session.observe(layout.show(float(t), after.view()))
+        assert kinds(events)[0] == "action" and session.state == after
+    assert len(session.moves) == len(actions)  # the same turns (steps that commute may be listed in another order)
+    outcome = [e for e in session.log.events() if e.kind == "outcome"]
+    assert [o.payload["winners"] for o in outcome] == [winners] and outcome[0].payload["rule"] == "pungo/win/symmetry"
+    assert replay(session.log.events()).state == session.state
+
+
+def test_a_whole_mongoose_game_is_accepted_move_by_move_and_the_log_rebuilds_it(tmp_path):
+    game, actions, states, winners = mongoose_game("three-pairs")
+    layout = ScriptedLayout()
+    session = Session.start(game, layout, tmp_path / "game.sqlite")
+    for t, after in enumerate(states[1:], start=1):
+        events = session.observe(layout.show(float(t), after.view()), frame=JPEG if t == 1 else None)
+        if after.view() != states[t - 1].view():  # a turn's end (refill into hands) shows nothing new
+            assert "action" in kinds(events), (t, events)
+        assert session.state == after
+    logged = [e for e in session.log.events() if e.kind == "action"]
+    read = [game.actions.from_json(e.payload["action"]) for e in logged]
+    assert len(read) == len(actions)
+    state = states[0]
+    for seen, after in zip(read, states[1:]):  # the recorded moves (cards listed in the table's order)
+        state = state.apply(seen)
+        assert state == after
+    assert all(e.payload["source"] == "camera" and e.payload["verdict"]["legal"] for e in logged)
+    outcomes = [e for e in session.log.events() if e.kind == "outcome"]
+    assert len(outcomes) == 1 and outcomes[0].payload["winners"] == winners
+    assert session.observe(layout.show(99.0, states[-1].view())) == []  # the outcome is logged once
+    rebuilt = replay(session.log.events())
+    assert rebuilt.state == session.state and rebuilt.game == game and rebuilt.outcome_logged
+    assert session.log.frame(session.log.events()[1]) == JPEG
+    session.log.close()
+    resumed = Session.resume(tmp_path / "game.sqlite", lambda g: ScriptedLayout())
+    assert resumed.state == states[-1] and resumed.moves == tuple(str(a) for a in read)
+
+
+def test_an_illegal_move_is_held_with_its_rule_until_put_right_then_overruled(tmp_path):
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:13]:  # up to bob's dig and its reveal: ann stands on bedrock at -1,1
+        state = state.apply(game.actions.parse(line))
+    assert state.to_move == "ann"
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    uphill = dict(state.view())
+    uphill["tokens/0,1"] = ("ann",)  # bedrock to a 5 without a Diamond
+    del uphill["tokens/-1,1"]
+    events = session.observe(layout.show(1.0, View(uphill)))
+    assert kinds(events) == ["violation"]
+    reasons = events[0].payload["readings"][0]["verdict"]["reasons"]
+    assert "pouches-1.9/move/uphill" in [r["rule"] for r in reasons]
+    assert session.state == state and session.pending.kind == "violation"
+    assert session.observe(layout.show(2.0, View(uphill))) == []  # still the same table: nothing new
+    put_back = session.observe(layout.show(3.0, state.view()))
+    assert kinds(put_back) == ["resolved"] and put_back[0].payload["of"] == events[0].seq
+    assert session.pending is None and session.state == state
+    again = session.observe(layout.show(4.0, View(uphill)))
+    assert kinds(again) == ["violation"]
+    with pytest.raises(SessionError):
+        session.choose(0)  # a violation is not a question
+    overruled = session.overrule()
+    assert kinds(overruled) == ["overrule"] and overruled[0].payload["violation"] == again[0].seq
+    assert session.state.spots["ann"] == (0, 1) and session.state.view() == View(uphill)
+    assert session.observe(layout.show(5.0, View(uphill))) == []
+    assert replay(session.log.events()).state == session.state
+    with pytest.raises(SessionError):
+        session.overrule()
+    session.undo()
+    entered = session.enter(Move("ann", "0,1"), overrule=True)  # the same move, typed in and accepted
+    assert kinds(entered) == ["correction", "overrule"] and entered[1].payload["violation"] is None
+    assert replay(session.log.events()).state == session.state and session.state.spots["ann"] == (0, 1)
+
+
+def test_a_pick_and_the_card_it_uncovers_are_two_moves_read_from_one_snapshot(tmp_path):
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:14]:  # ... move ann -1,2: cat is on 1,2 and picks next
+        state = state.apply(game.actions.parse(line))
+    picked = state.apply(Pick("cat", "1,2"))
+    assert picked.to_move == "*table*"
+    table = dict(picked.view())
+    table["heap/1,2"] = ("4H",)  # the camera already sees the card the pick uncovered
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, View(table)), frame=JPEG)
+    assert [e.payload.get("notation") for e in events] == ["pick cat 1,2", "reveal heap/1,2 4H"]
+    assert events[0].frame == events[1].frame is not None  # one frame, stored once
+    assert session.state.view() == View(table)
+
+
+def test_several_legal_readings_make_a_question_the_players_answer(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    start = game.new_state().apply(Reveal(("KD", "8D", "2H", "3D", "4D", "6S", "QS", "3H", "KS", "JS", "KC")))
+    layout = ScriptedLayout()
+    session = Session(game, start, layout, PlaythroughLog.create(tmp_path / "m.sqlite"))
+    pool = start.view()["pool"]
+    seen = SeenView(View({"pool": arranged(pool + ("9H",))}), {"pool": (arranged(pool + ("9D",)),)})  # or 9D?
+    events = session.observe(layout.show(1.0, seen))
+    assert kinds(events) == ["question"] and events[0].payload["why"] == "several legal readings"
+    assert [r["notation"] for r in events[0].payload["readings"]] == ["reveal 9H", "reveal 9D"]
+    answered = session.choose(1)
+    assert kinds(answered) == ["correction", "action"]
+    assert answered[1].payload["source"] == "choice" and "9D" in session.state.pool
+    assert session.observe(layout.show(2.0, seen)) == []  # the camera's doubt agrees with what was chosen
+    with pytest.raises(SessionError):
+        session.choose(0)
+
+
+def test_an_unexplained_change_is_flagged_until_the_table_is_back(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    state = states[1]  # the pool is dealt
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "m.sqlite"))
+    moved = dict(state.view())
+    moved["pool"] = tuple(c for c in moved["pool"] if c != "KD")
+    moved["discards"] = ("KD",)  # no action moves a pool card to the discards
+    events = session.observe(layout.show(1.0, View(moved)))
+    assert kinds(events) == ["unrecognised"]
+    assert {c["place"] for c in events[0].payload["changes"]} == {"pool", "discards"}
+    assert kinds(session.observe(layout.show(2.0, state.view()))) == ["resolved"]
+
+
+def test_low_confidence_never_makes_a_violation(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    state = states[1]  # pool dealt; 4D is in it, 4H is unseen
+    assert "4D" in state.pool and "4H" not in state.pool
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "m.sqlite"))
+    base = dict(state.view())
+    # ann's play is read as 4D (already in the pool: no move explains it) but might be 4H: the legal reading
+    seen = SeenView(View({**base, "play/ann": ("4D",), "play/bob": ("7C",)}), {"play/ann": (("4H",),)})
+    events = session.observe(layout.show(1.0, seen))
+    assert kinds(events) == ["action"] and events[0].payload["notation"] == "play 4H 7C"
+    session.undo()
+    # the 4D taken from the pool and played (illegal), read with doubt: ask, never flag
+    taken = {**base, "pool": tuple(c for c in base["pool"] if c != "4D"), "play/ann": ("4D",), "play/bob": ("7C",)}
+    doubtful = SeenView(View(taken), {"play/ann": (("KS",),)})
+    events = session.observe(layout.show(2.0, doubtful))
+    assert kinds(events) == ["question"] and "unsure" in events[0].payload["why"]
+    assert [r["verdict"]["legal"] for r in events[0].payload["readings"]] == [False]
+    confirmed = session.choose(0)  # the players say it really was the 4D: now it is a violation
+    assert kinds(confirmed) == ["correction", "violation"]
+    assert "mongoose/play/from-hand" in [r["rule"] for r in confirmed[1].payload["readings"][0]["verdict"]["reasons"]]
+    assert kinds(session.observe(layout.show(3.0, state.view()))) == ["resolved"]
+    # the same change read for certain is a violation at once
+    events = session.observe(layout.show(4.0, View(taken)))
+    assert kinds(events) == ["violation"] and session.state == state
+
+
+def test_undo_takes_back_moves_and_the_log_agrees(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    layout = ScriptedLayout()
+    session = Session.start(game, layout, tmp_path / "m.sqlite")
+    for t in (1, 2, 3):
+        session.observe(layout.show(float(t), states[t].view()))
+    assert session.state == states[3]
+    undone = session.undo()
+    assert kinds(undone) == ["undo"] and undone[0].payload["notation"] == str(mongoose_game()[1][2])
+    assert session.state == states[2]
+    session.undo(), session.undo()
+    assert session.state == states[0]
+    with pytest.raises(SessionError):
+        session.undo()
+    session.observe(layout.show(4.0, states[1].view()))
+    assert replay(session.log.events()).state == session.state == states[1]
+
+
+def test_an_action_the_camera_cannot_see_is_entered_by_hand(tmp_path):
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    weapons_at = next(i for i, line in enumerate(lines) if line.startswith("weapons"))
+    for line in lines[:weapons_at]:
+        state = state.apply(game.actions.parse(line))
+    session = Session(game, state, ScriptedLayout(), PlaythroughLog.create(tmp_path / "p.sqlite"))
+    wrong = Weapons(("cat:QD", "bob:AS", "ann:4C"))  # ann is not in this fight
+    before = len(session.log.events())
+    with pytest.raises(IllegalAction):
+        session.enter(wrong)
+    assert len(session.log.events()) == before and session.state == state  # refused: nothing logged
+    events = session.enter(Weapons(("cat:QD", "bob:8S")))
+    assert kinds(events) == ["correction", "action"] and events[1].payload["source"] == "hand"
+    assert events[0].payload["what"] == "enter" and session.state == state.apply(Weapons(("cat:QD", "bob:8S")))
+    session.undo()
+    logged = len(session.log.events())
+    with pytest.raises(SessionError, match="cannot be played"):  # bob has no 7H: not even by agreement
+        session.enter(Weapons(("cat:QD", "bob:7H")), overrule=True)
+    assert len(session.log.events()) == logged and session.state == state
+    assert replay(session.log.events()).state == session.state
+
+
+def test_a_relabelled_sighting_is_read_again_and_the_correction_sticks(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    state = states[1]
+    zones = {"pool": (0, 1000), "play/ann": (1000, 1100), "play/bob": (1100, 1200), "discards": (1200, 1300)}
+    layout = ZoneLayout(zones)
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "m.sqlite"))
+    pool = [card(c, 40 + 70 * i) for i, c in enumerate(state.view()["pool"])]
+    misread = TableSnapshot(1.0, tuple(pool) + (card("4D", 1050), card("7C", 1150)))  # 4D is really the 4H
+    events = session.observe(misread)
+    assert kinds(events) == ["unrecognised"]  # a 4D in the pool and in a play: nothing explains that
+    fixed = session.relabel(f"cards/{len(pool)}", "4H")
+    assert kinds(fixed) == ["correction", "resolved", "action"] and fixed[1].payload["of"] == events[0].seq
+    assert fixed[0].payload == {"what": "relabel", "sighting": "cards/12", "was": "4D", "label": "4H"}
+    assert fixed[2].payload["notation"] == "play 4H 7C" and fixed[2].payload["source"] == "relabel"
+    again = TableSnapshot(2.0, tuple(pool) + (card("4D", 1052), card("7C", 1150)))  # the camera still misreads
+    assert session.observe(again) == []
+    with pytest.raises(SessionError):
+        session.relabel("cards/99", "AS")
+    with pytest.raises(SessionError):
+        session.relabel("cards/0", "nonsense")
+
+
+def test_a_session_refuses_a_log_of_another_game_and_a_hand_over_the_table_reads_nothing(tmp_path):
+    game, _, states, _ = mongoose_game("three-pairs")
+    layout = ScriptedLayout()
+    session = Session.start(game, layout, tmp_path / "m.sqlite")
+    assert session.observe(TableSnapshot(1.0, occluded=True)) == [] and layout.reads == 0
+    with pytest.raises(SessionError, match="another game"):
+        Session(game, states[3], layout, session.log)
+    assert Session(game, states[0], layout, session.log).state == states[0]
+
+
+def test_resuming_a_finished_game_whose_outcome_was_not_yet_logged_logs_it_once(tmp_path):
+    from live_table import play_mongoose
+    from referee.log.jsonl import write_events
+
+    session, states = play_mongoose(tmp_path / "whole.sqlite")
+    events = session.log.events()
+    assert events[-1].kind == "outcome"
+    write_events(events[:-1], tmp_path / "cut.sqlite").close()  # as if killed just before the outcome
+    resumed = Session.resume(tmp_path / "cut.sqlite", ScriptedLayout())
+    assert [e.kind for e in resumed.log.events()].count("outcome") == 1
+    resumed.log.close()
+    again = Session.resume(tmp_path / "cut.sqlite", ScriptedLayout())
+    assert [e.kind for e in again.log.events()].count("outcome") == 1 and again.state == states[-1]
