@@ -1,0 +1,424 @@
+"""Stabilisation: read a move only when the table has settled, and trust no single frame's reading.
+
+People reach over the table all game long. A snapshot taken while a hand moves a card shows half a
+move, a card under a finger, a blurred pile; so the referee only looks at the table when it has
+been **still and free of hands** for ``settle_s`` seconds (0.4 s by default: long enough to outlast
+the pause of a hand that hesitates mid-move, short enough that a verdict follows the move within a
+second). :class:`Stabiliser` is fed every frame (``push``) and says when such a moment arrives,
+once per settled period.
+
+**Stillness** is measured on the pixels, cheaply: each frame is shrunk to ``work_width`` pixels
+across (160: an 8x8 area average at 1280x720) and turned grey; the *motion* of a frame is the
+fraction of those pixels whose grey level moved by more than ``pixel_change`` (12 of 255) since the
+previous frame, or since the first frame of the still period (which catches a card slid too slowly
+to show between two frames). Why these numbers: the area average divides a webcam's sensor noise
+(a standard deviation of 2 to 4 grey levels at 720p) by eight, so 12 levels is far above noise and
+MJPEG block artefacts, while a hand or card against the mat differs by 30 levels or more. The
+table is still while the motion stays at or under ``still_fraction`` (0.2 %, about 29 of the
+14,400 small pixels, a patch of some 40x40 full-size pixels: the corner of a card), which ignores
+a flickering pixel or two and never a hand (several hundred small pixels).
+
+**Hands** show as motion while they move. A hand held perfectly still over the table does not,
+so a snapshot's ``occluded`` flag (set by recognition when it sees a hand or an arm) also keeps
+the table unsettled. A gap of more than ``max_gap_s`` without frames restarts the wait: the
+table was not watched then.
+
+**Identity smoothing.** Recognition can misread a card in one frame out of twenty. Every
+snapshot pushed during the settling period votes: sightings are matched across snapshots by
+position on the table (within ``match_mm``), an object must be seen in most of them to count, and
+its identity is the label with the highest mean probability over the snapshots that saw it (the
+sighting's own label with its confidence, plus its alternatives). The smoothed
+:class:`~referee.snapshot.TableSnapshot` carries that mean probability as the confidence and the
+runners-up as alternatives, so one flickering frame lowers a confidence a little and never becomes
+a move. While the table stays still, voting goes on over the last ``settle_s``; a reading that
+differs from the one given (a card that really changed, say, a face recognition only now reads
+right) and keeps differing for ``settle_s`` is given as a new stable moment.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections import deque
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from referee.pyramids import Pyramid
+from referee.snapshot import (Alternative, CardSighting, DieSighting, PyramidSighting, TableSnapshot, TokenSighting,
+                              is_card_id)
+
+MOVING, OCCLUDED, SETTLING, STABLE = "moving", "occluded", "settling", "stable"
+KINDS = ("cards", "pyramids", "dice", "tokens")
+MAX_ALTERNATIVES = 3
+TIME_SLACK_S = 1e-6  # frame times like 12/30 add up with rounding error: 0.4 s of frames must count as 0.4 s
+
+
+@dataclass(frozen=True)
+class StableMoment:
+    """The table has settled: here is how it looks, smoothed over the settling period."""
+
+    t: float  # frame time when it was judged settled
+    still_since: float  # frame time of the last change seen before the stillness
+    frame: np.ndarray | None  # the newest frame (to keep beside the log), None when none was pushed
+    snapshot: TableSnapshot | None  # the smoothed reading; None when no snapshot was pushed while still
+    frames: int  # frames pushed while still
+    votes: int  # snapshots that voted on the reading
+
+
+@dataclass(frozen=True)
+class Stillness:
+    """What the stabiliser thinks of the table now, for the dashboard."""
+
+    status: str  # moving | occluded | settling | stable
+    since: float  # when this still period began (or the last change was seen)
+    motion: float  # fraction of changed pixels in the last frame, 0 when unknown
+    reason: str = ""  # what last broke the stillness
+
+
+@dataclass(eq=False)
+class Stabiliser:
+    settle_s: float = 0.4
+    pixel_change: int = 12  # grey levels (0-255) a small pixel must move to count as changed
+    still_fraction: float = 0.002  # changed fraction of small pixels at or under which the table is still
+    work_width: int = 160  # width of the shrunk grey frame motion is measured on
+    max_gap_s: float = 1.0  # longer without frames and the stillness must be seen again
+    match_mm: float = 12.0  # sightings this close in two snapshots are the same object
+
+    _last_t: float | None = None
+    _previous: np.ndarray | None = None  # the last small grey frame
+    _frame_shape: tuple[int, ...] | None = None  # the full size of the last frame
+    _anchor: np.ndarray | None = None  # the small grey frame at the start of the still period
+    _still_since: float = 0.0
+    _frames: int = 0
+    _vote: IdentityVote | None = None  # the snapshots of the last settle_s of this still period
+    _given: list | None = None  # the marks of the reading last given in this still period
+    _given_any: bool = False
+    _differs_since: float | None = None
+    _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
+
+    def __post_init__(self) -> None:
+        if not self.settle_s >= 0 or not self.max_gap_s > 0 or not self.match_mm > 0:
+            raise ValueError("settle_s must not be negative; max_gap_s and match_mm must be positive")
+        if not 0 <= self.still_fraction < 1 or not 0 < self.pixel_change < 255 or self.work_width < 8:
+            raise ValueError("still_fraction lies in [0, 1), pixel_change in (0, 255), work_width at least 8")
+        self._vote = IdentityVote(self.match_mm)
+
+    @property
+    def status(self) -> Stillness:
+        return self._status
+
+    def push(self, frame_time: float, frame: np.ndarray | None,
+             snapshot: TableSnapshot | None = None) -> StableMoment | None:
+        """Feed one frame (and the snapshot recognised on it, if any); a :class:`StableMoment` when the
+        table has just settled, or its settled reading has just changed; otherwise None.
+
+        ``frame`` may be None (snapshots only); a frame that is not an image, or of a new size, counts
+        as a change (stillness cannot be confirmed on it) and the reason shows in :attr:`status`.
+        """
+        if snapshot is not None and not isinstance(snapshot, TableSnapshot):
+            raise TypeError(f"push takes a TableSnapshot or None, got {type(snapshot).__name__}")
+        t = float(frame_time)
+        if not math.isfinite(t):
+            raise ValueError(f"frame_time must be a finite number of seconds (time.monotonic()), got {frame_time!r}")
+        change, motion = self._change(t, frame)
+        self._last_t = t
+        if change is None and snapshot is not None and snapshot.occluded:
+            change = "a hand over the table"
+        if change is not None:
+            self._restart(t, OCCLUDED if change == "a hand over the table" else MOVING, change, motion)
+            return None
+
+        self._frames += 1
+        if snapshot is not None:
+            self._vote.add(t, snapshot)
+        self._vote.expire(t - self.settle_s - TIME_SLACK_S)
+        if t - self._still_since < self.settle_s - TIME_SLACK_S:
+            self._status = Stillness(SETTLING, self._still_since, motion)
+            return None
+        self._status = Stillness(STABLE, self._still_since, motion)
+        if not self._given_any:
+            return self._give(t, frame)
+        marks = self._vote.marks() if len(self._vote) else None
+        if marks is None or self._given is None or _same_marks(marks, self._given, self.match_mm):
+            self._differs_since = None
+            return None
+        if self._differs_since is None:
+            self._differs_since = t
+        if t - self._differs_since >= self.settle_s - TIME_SLACK_S:
+            return self._give(t, frame)
+        return None
+
+    def _give(self, t: float, frame: np.ndarray | None) -> StableMoment:
+        votes = len(self._vote)
+        reading = self._vote.snapshot(t) if votes else None
+        self._given, self._given_any, self._differs_since = (self._vote.marks() if votes else None), True, None
+        return StableMoment(t, self._still_since, frame, reading, self._frames, votes)
+
+    def _restart(self, t: float, status: str, reason: str, motion: float) -> None:
+        self._still_since, self._frames = t, 0
+        self._vote.clear()
+        self._given, self._given_any, self._differs_since = None, False, None
+        self._anchor = self._previous
+        self._status = Stillness(status, t, motion, reason)
+
+    def _change(self, t: float, frame: np.ndarray | None) -> tuple[str | None, float]:
+        """Why this frame breaks the stillness (None: it does not), and its motion."""
+        if self._last_t is not None and t < self._last_t:
+            self._previous = None
+            return f"frame time went backwards ({t:.3f} s after {self._last_t:.3f} s)", 0.0
+        if self._last_t is None:
+            gap_reason = "first frame"
+        elif t - self._last_t > self.max_gap_s:
+            gap_reason = f"no frame for {t - self._last_t:.1f} s"
+        else:
+            gap_reason = None
+        if frame is None:
+            return gap_reason, 0.0
+        grey, problem = self._small_grey(frame)
+        if grey is None:
+            self._previous = None
+            return problem, 0.0
+        previous, self._previous = self._previous, grey
+        shape, self._frame_shape = self._frame_shape, frame.shape[:2]
+        if previous is None or shape != frame.shape[:2]:
+            return gap_reason or ("first frame" if previous is None else "the frame size changed"), 0.0
+        motion = self._changed_fraction(previous, grey)
+        if self._anchor is not None and self._anchor.shape == grey.shape:
+            motion = max(motion, self._changed_fraction(self._anchor, grey))
+        if gap_reason is not None:
+            return gap_reason, motion
+        if motion > self.still_fraction:
+            return f"motion: {motion:.1%} of the picture changed", motion
+        return None, motion
+
+    def _small_grey(self, frame: object) -> tuple[np.ndarray | None, str]:
+        if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.size == 0:
+            kind = type(frame).__name__ if not isinstance(frame, np.ndarray) else f"{frame.dtype} array {frame.shape}"
+            return None, f"not an 8-bit image ({kind})"
+        if frame.ndim == 3 and frame.shape[2] == 1:
+            frame = frame[:, :, 0]
+        if not (frame.ndim == 2 or (frame.ndim == 3 and frame.shape[2] in (3, 4))):
+            return None, f"not an image (shape {frame.shape})"
+        height, width = frame.shape[:2]
+        size = (min(self.work_width, width), max(1, round(height * min(self.work_width, width) / width)))
+        small = cv2.resize(frame, size, interpolation=cv2.INTER_AREA)  # shrink first: colour conversion is then free
+        if small.ndim == 3:
+            small = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY if small.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
+        return small, ""
+
+    def _changed_fraction(self, a: np.ndarray, b: np.ndarray) -> float:
+        return float(np.count_nonzero(cv2.absdiff(a, b) > self.pixel_change)) / a.size
+
+
+# -- identity smoothing --
+
+Mark = tuple[str, object, tuple[float, float]]  # (kind, label, centre): what a reading says, for comparisons
+
+
+class IdentityVote:
+    """The sightings of the snapshots in a time window, followed across them by position and voted on.
+
+    ``add`` matches each sighting to the nearest object already followed (same kind, within
+    ``match_mm``), or starts following a new one; ``expire`` forgets snapshots older than a time.
+    Work per snapshot grows with the objects on the table, not with the window, so voting on every
+    frame of a 30-card table stays cheap.
+    """
+
+    def __init__(self, match_mm: float = 12.0) -> None:
+        self.match_mm = match_mm
+        self._times: deque[float] = deque()
+        self._tracks: dict[str, list[_Track]] = {kind: [] for kind in KINDS}
+
+    def __len__(self) -> int:
+        return len(self._times)
+
+    def add(self, t: float, snapshot: TableSnapshot) -> None:
+        self._times.append(t)
+        for kind in KINDS:
+            sightings = getattr(snapshot, kind)
+            if not sightings:
+                continue
+            tracks = self._tracks[kind]
+            centres = [track.centre for track in tracks]
+            taken: set[int] = set()
+            for sighting in sorted(sightings, key=lambda s: -s.confidence):
+                x, y = sighting.center_mm
+                best, best_distance = None, self.match_mm
+                for i, (cx, cy) in enumerate(centres):
+                    distance = math.hypot(cx - x, cy - y)
+                    if distance <= best_distance and i not in taken:
+                        best, best_distance = i, distance
+                if best is None:
+                    tracks.append(_Track(kind))
+                    centres.append((x, y))
+                    best = len(tracks) - 1
+                taken.add(best)
+                tracks[best].add(t, sighting)
+
+    def expire(self, oldest: float) -> None:
+        """Forget the snapshots taken before ``oldest``."""
+        while self._times and self._times[0] < oldest:
+            self._times.popleft()
+        for kind, tracks in self._tracks.items():
+            for track in tracks:
+                track.expire(oldest)
+            self._tracks[kind] = [track for track in tracks if track.readings]
+
+    def clear(self) -> None:
+        self._times.clear()
+        self._tracks = {kind: [] for kind in KINDS}
+
+    def _present(self) -> list[_Track]:
+        """The objects seen in more than half of the snapshots (one seen once is a phantom)."""
+        return [track for kind in KINDS for track in self._tracks[kind] if 2 * len(track.readings) > len(self._times)]
+
+    def marks(self) -> list[Mark]:
+        """What the vote says now, object by object, without building sightings (for change checks)."""
+        marks = []
+        for track in self._present():
+            ranked = track.ranked()
+            if ranked:
+                marks.append((track.kind, ranked[0][1], track.centre))
+        return marks
+
+    def snapshot(self, t: float) -> TableSnapshot:
+        """The voted reading as a snapshot at time ``t`` (never occluded: it is read off a still table)."""
+        smoothed: dict[str, list] = {kind: [] for kind in KINDS}
+        for track in self._present():
+            ranked = track.ranked()
+            if not ranked:
+                continue
+            probability, label = ranked[0]
+            alternatives = tuple(Alternative(other, min(1.0, p)) for p, other in ranked[1:]
+                                 if other is not None and p > 0)[:MAX_ALTERNATIVES]
+            smoothed[track.kind].append(_sighting(track, label, min(1.0, probability), alternatives))
+        return TableSnapshot(t, occluded=False, **{kind: tuple(v) for kind, v in smoothed.items()})
+
+
+class _Track:
+    """One object followed across the snapshots of the window: its readings, oldest first."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.readings: deque[tuple[float, object, object]] = deque()  # (t, sighting, its label)
+        self._sum_x = self._sum_y = 0.0
+
+    @property
+    def centre(self) -> tuple[float, float]:
+        return self._sum_x / len(self.readings), self._sum_y / len(self.readings)
+
+    def add(self, t: float, sighting) -> None:
+        self.readings.append((t, sighting, _label(self.kind, sighting)))
+        self._sum_x += sighting.center_mm[0]
+        self._sum_y += sighting.center_mm[1]
+
+    def expire(self, oldest: float) -> None:
+        while self.readings and self.readings[0][0] < oldest:
+            _, sighting, _ = self.readings.popleft()
+            self._sum_x -= sighting.center_mm[0]
+            self._sum_y -= sighting.center_mm[1]
+
+    def ranked(self) -> list[tuple[float, object]]:
+        """(mean probability, label), best first, over the snapshots that saw this object; valid labels only."""
+        totals: dict[object, float] = {}
+        for _, sighting, own in self.readings:
+            totals[own] = totals.get(own, 0.0) + sighting.confidence
+            for alternative in sighting.alternatives:
+                if alternative.label != own:
+                    totals[alternative.label] = totals.get(alternative.label, 0.0) + alternative.probability
+        seen = len(self.readings)
+        return sorted(((p / seen, label) for label, p in totals.items() if _valid(self.kind, label)),
+                      key=lambda pair: (-pair[0], str(pair[1])))
+
+    @property
+    def sightings(self) -> list:
+        return [sighting for _, sighting, _ in self.readings]
+
+
+def smooth(snapshots: list[TableSnapshot], t: float, match_mm: float = 12.0) -> TableSnapshot:
+    """One reading from several snapshots of a still table: objects matched by position, kept when seen in
+    more than half of the snapshots, each labelled by probability voting (see the module docstring)."""
+    vote = IdentityVote(match_mm)
+    for snapshot in snapshots:
+        vote.add(snapshot.t, snapshot)
+    return vote.snapshot(t)
+
+
+def same_reading(a: TableSnapshot, b: TableSnapshot, match_mm: float = 12.0) -> bool:
+    """True when ``a`` and ``b`` show the same objects with the same identities at the same places."""
+    return _same_marks(_marks_of(a), _marks_of(b), match_mm)
+
+
+def _marks_of(snapshot: TableSnapshot) -> list[Mark]:
+    return [(kind, _label(kind, s), s.center_mm) for kind in KINDS for s in getattr(snapshot, kind)]
+
+
+def _same_marks(a: list[Mark], b: list[Mark], match_mm: float) -> bool:
+    if len(a) != len(b):
+        return False
+    unmatched = list(b)
+    for kind, label, centre in a:
+        match = next((m for m in unmatched if m[0] == kind and m[1] == label
+                      and _distance(m[2], centre) <= match_mm), None)
+        if match is None:
+            return False
+        unmatched.remove(match)
+    return True
+
+
+def _sighting(track: _Track, label, confidence: float, alternatives: tuple[Alternative, ...]):
+    """A sighting of ``label`` at the track's mean position, shaped like the newest sighting that agrees."""
+    kind, centre = track.kind, track.centre
+    agreeing = [s for s in track.sightings if _label(kind, s) == label] or track.sightings
+    model = agreeing[-1]
+    if kind == "cards":
+        dx, dy = centre[0] - model.center_mm[0], centre[1] - model.center_mm[1]
+        corners = tuple((x + dx, y + dy) for x, y in model.corners_mm)
+        if label is None:
+            face_up = 2 * sum(s.face_up for s in track.sightings) > len(track.sightings)
+        else:
+            face_up = label != "back"
+        return CardSighting(label, face_up, centre, corners, model.angle_deg, confidence, alternatives)
+    if kind == "pyramids":
+        stack = tuple(Pyramid.parse(p) for p in label.split("+"))
+        return PyramidSighting(stack, centre, confidence, model.pointing_deg, alternatives)
+    if kind == "dice":
+        return DieSighting(int(label), centre, confidence, alternatives)
+    return TokenSighting(label, centre, confidence, alternatives)
+
+
+def _label(kind: str, sighting) -> str | None:
+    if kind == "cards":
+        return sighting.card
+    if kind == "pyramids":
+        return "+".join(str(p) for p in sighting.stack)
+    if kind == "dice":
+        return str(sighting.face)
+    return sighting.label
+
+
+@functools.lru_cache(maxsize=4096)
+def _valid(kind: str, label: str | None) -> bool:
+    """Whether a voted label (possibly from an alternative, which is free text) can be a sighting of ``kind``."""
+    if kind == "cards":
+        return label is None or is_card_id(label)
+    if label is None:
+        return False
+    if kind == "pyramids":
+        try:
+            return all(Pyramid.parse(p) for p in label.split("+"))
+        except ValueError:
+            return False
+    if kind == "dice":
+        return label in ("1", "2", "3", "4", "5", "6")
+    return bool(label)
+
+
+def _distance(a: tuple[float, float], b: tuple[float, float]) -> float:
+    return math.hypot(a[0] - b[0], a[1] - b[1])
+
+
+__all__ = ["Stabiliser", "StableMoment", "Stillness", "IdentityVote", "smooth", "same_reading",
+           "MOVING", "OCCLUDED", "SETTLING", "STABLE"]
