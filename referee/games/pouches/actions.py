@@ -163,4 +163,14 @@ class Take(Action):
     card: str
 
 
-ACTIONS = (Reveal, Enter, Declare, Move, Stay, Pick, Done, Discard, Fight, Decline, Weapons, Take)
+@dataclass(frozen=True)
+class Show(Action):
+    """Private Pouches: the table shows a winner's pouch; the win stands once it is the pouch the
+    referee followed (``show ann 2H,3D,4C,5S,AS``)."""
+
+    kind = "show"
+    player: str
+    cards: tuple[str, ...]
+
+
+ACTIONS = (Reveal, Enter, Declare, Move, Stay, Pick, Done, Discard, Fight, Decline, Weapons, Take, Show)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from referee.action import Action
 from referee.games.pouches.actions import (ACTIONS, DIRECTIONS, Declare, Decline, Discard, Done, Enter, Fight,
-                                           Move, Pick, Reveal, Stay, Take, Weapons)
+                                           Move, Pick, Reveal, Show, Stay, Take, Weapons)
 from referee.games.pouches.fight import decide
 from referee.games.pouches.heap import (HEIGHT, BadCell, cell_text, corner_cut, is_beside, is_diagonal, is_nesw,
                                         on_or_beside, parse_cell, parse_path)
@@ -41,6 +41,10 @@ class Checks:
         if player not in self.game.players:
             return Verdict.illegal(self.r("turn/order", f"{player!r} is not playing"))
         phase = self.phase
+        if phase == "show":
+            if not isinstance(action, Show):
+                return Verdict.illegal(self._waiting_reason(f"{action.kind} is not allowed now"))
+            return self._check_show(action)
         if phase == "take" and self.private and isinstance(action, Take):
             return self._check_take(action)
         if (phase == "consult" and isinstance(action, Fight) and not self.rules.fleeting_fights
@@ -89,6 +93,9 @@ class Checks:
             return self.r("fight/discard-order", f"{text}: {mover} discards the weapon played")
         if phase == "take":
             return self.r("fight/spoils", f"{text}: {mover} takes a card from the loser's pouch")
+        if phase == "show":
+            return self.r("advanced/private-pouches", f"{text}: the table shows {self.ctx['show'][0]}'s pouch "
+                                                      "to confirm the win")
         return self.r("turn/order", f"{text}: it is {mover}'s turn")
 
     def _check_reveal(self, action: Reveal) -> Verdict:
@@ -309,6 +316,20 @@ class Checks:
         a, b = self.ctx["fight"]
         text = decide(a, chosen[a], self.pouches[a], b, chosen[b], self.pouches[b])[2]
         return Verdict.ok(self.r("fight/weapons", "weapons revealed together"), self.r("fight/score", text))
+
+    def _check_show(self, action: Show) -> Verdict:
+        due = self.ctx["show"][0]
+        if action.player != due:
+            return Verdict.illegal(self.r("advanced/private-pouches", f"the table must show {due}'s pouch, "
+                                                                      f"not {action.player}'s"))
+        followed = tuple(sorted(self.pouches[due]))
+        shown = tuple(sorted(action.cards))
+        if shown != followed:
+            return Verdict.illegal(self.r(
+                "advanced/private-pouches", f"the pouch shown ({', '.join(shown) or 'empty'}) is not the one the "
+                                            f"referee followed ({', '.join(followed)}); the win stands only when "
+                                            "they agree (house ruling)"))
+        return Verdict.ok(self.r("advanced/private-pouches", f"{due}'s pouch is shown: the win stands"))
 
     def _check_take(self, action: Take) -> Verdict:
         winner, loser = self.ctx["winner"], self.ctx["loser"]

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from referee.action import Action
 from referee.games.pouches.actions import (Declare, Decline, Discard, Done, Enter, Fight, Move, Pick, Reveal,
-                                           Stay, Take, Weapons)
+                                           Show, Stay, Take, Weapons)
 from referee.games.pouches.fight import decide
 from referee.games.pouches.heap import UNKNOWN, Cell, cell_text, parse_cell, parse_path
 from referee.games.pouches.limits import POUCH_LIMIT
@@ -55,6 +55,11 @@ class Flow:
             new.phase = "weapons"
         elif kind is Weapons:
             new._weapons(action)
+        elif kind is Show:
+            left = self.ctx["show"][1:]
+            new.ctx = dict(self.ctx, show=left, shown=self.ctx["shown"] + (action.player,))
+            if not left:
+                new.result, new.phase = dict(self.ctx["win"]), "over"
         elif kind is Take:
             loser = list(self.pouches[self.ctx["loser"]])
             loser.remove(action.card)
@@ -226,9 +231,14 @@ class Flow:
         text = f"{' and '.join(winners)} {'has' if one else 'have'} {need} and stand{'s' if one else ''} {top}"
         if height_relief or food_relief:
             text += " (relaxation)"
+        result = {"winners": list(winners), "rule": self.rules.rule(rule), "text": text}
         if self.private:
-            text += "; Private Pouches: the pouch is shown to confirm"
-        self.result = {"winners": list(winners), "rule": self.rules.rule(rule), "text": text}
+            # RULINGS.md: under Private Pouches the win stands once each winner's pouch is shown
+            result["text"] += "; Private Pouches: the pouch was shown"
+            self.ctx = {"show": tuple(winners), "shown": (), "win": result}
+            self.phase = "show"
+            return
+        self.result = result
         self.phase = "over"
 
     def _sites(self) -> tuple:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from referee.action import Action
 from referee.games.pouches.actions import (DIRECTIONS, Declare, Decline, Discard, Done, Enter, Fight, Move, Pick,
-                                           Reveal, Stay, Take, Weapons)
+                                           Reveal, Show, Stay, Take, Weapons)
 from referee.games.pouches.heap import (DIAGONALS, HEIGHT, NESW, Cell, add, cell_text, corner_cut, is_beside,
                                         lower_paths, on_or_beside, path_text)
 from referee.games.pouches.limits import DROP_LIMIT
@@ -52,6 +52,9 @@ class LegalActions:
             return self._discards(player, card)
         if phase == "take":
             return [Take(self.ctx["winner"], c) for c in sorted(set(self.pouches[self.ctx["loser"]]))]
+        if phase == "show":
+            player = self.ctx["show"][0]
+            return [Show(player, tuple(sorted(self.pouches[player])))]
         return []
 
     def _moves(self, player: str) -> list[Action]:

@@ -25,9 +25,10 @@ def view_of(state) -> View:
         if cell is not None:
             key = f"tokens/{cell_text(cell)}"
             places[key] = tuple(sorted(places.get(key, ()) + (player,)))
+    revealed = set(state.ctx.get("shown", ()))  # Private Pouches: pouches shown to confirm a win
     for player, pouch in state.pouches.items():
-        shown = ("back",) * len(pouch) if state.private else tuple(sorted("back" if c == UNKNOWN else c
-                                                                          for c in pouch))
+        hidden = state.private and player not in revealed
+        shown = ("back",) * len(pouch) if hidden else tuple(sorted("back" if c == UNKNOWN else c for c in pouch))
         places[f"pouch/{player}"] = shown
     for player, card in state.ctx.get("queue", ()):
         places[f"weapon/{player}"] = (card,)

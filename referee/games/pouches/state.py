@@ -35,7 +35,7 @@ from referee.rules import RuleBook
 from referee.verdict import Reason
 from referee.view import View
 
-DECISIONS = ("enter", "act", "pick2", "overflow", "consult", "weapons", "fdiscard", "take")
+DECISIONS = ("enter", "act", "pick2", "overflow", "consult", "weapons", "fdiscard", "take", "show")
 # steps the machine runs by itself; a state rests in one only while the table has a card to show
 AUTOMATIC = ("picked", "acted", "acted-settled", "fought", "fight-settled")
 _BOOKS: dict[str, RuleBook] = {}
@@ -175,6 +175,8 @@ class PouchesState(LegalActions, Checks, Flow, State):
             return self.ctx["queue"][0][0]
         if phase == "take":
             return CHANCE if self.private else self.ctx["winner"]
+        if phase == "show":
+            return CHANCE
         raise AssertionError(f"no decision in phase {phase}")
 
     @property

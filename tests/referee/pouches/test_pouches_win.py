@@ -2,7 +2,9 @@
 
 import pytest
 
-from referee.games.pouches.actions import Discard, Move, Stay
+from referee import CHANCE
+
+from referee.games.pouches.actions import Discard, Move, Show, Stay
 
 # col:      0    1    2
 # row 0:   5H   JS   2C
@@ -103,7 +105,16 @@ def test_private_pouches_hide_pouches_from_the_camera(at):
     rule = "pouches-1.9/advanced/private-pouches"
     state = at(rule, options={"private-pouches": True})
     assert state.view()["pouch/ann"] == ("back",) * 5
-    won = state.apply(Move("ann", "1,0"))
-    assert "pouch is shown" in won.outcome().text
-    assert at("1.9").view()["pouch/ann"] == ("2H", "3D", "4C", "5S", "AS")
+    qualified = state.apply(Move("ann", "1,0"))
+    # the win waits for the table to show the pouch, and stands only on the pouch the referee followed
+    assert qualified.outcome() is None and qualified.to_move == CHANCE
+    pouch = ("2H", "3D", "4C", "5S", "AS")
+    assert list(qualified.legal_actions()) == [Show("ann", pouch)]
+    wrong = qualified.check(Show("ann", ("2H", "3D", "4C", "5S", "KS")))
+    assert not wrong and wrong.rules == (rule,) and "not the one the referee followed" in str(wrong)
+    assert qualified.check(Show("bob", ())).rules == (rule,)
+    assert qualified.check(Discard("ann", "AS", "drop")).rules == (rule,)
+    won = qualified.apply(Show("ann", pouch))
+    assert won.outcome().winners == ("ann",) and "pouch was shown" in won.outcome().text
+    assert won.view()["pouch/ann"] == pouch and at("1.9").view()["pouch/ann"] == pouch
     assert won.check(Discard("ann", "AS", "drop")).rules == ("pouches-1.9/win/at-once",)
