@@ -56,9 +56,10 @@ class Layout(Protocol):
     def read(self, snapshot: TableSnapshot, state: State) -> SeenView: ...
 
 
-def for_game(game: Game, zones: dict[str, Rect] | None = None) -> Layout:
-    """The layout for a configured game; ``zones`` are the printed mat's places, when there is a mat."""
+def for_game(game: Game, zones: dict[str, Rect] | None = None, threshold: float = 0.6) -> Layout:
+    """The layout for a configured game; ``zones`` are the printed mat's places, when there is a mat;
+    a sighting below ``threshold`` confidence makes its place uncertain."""
     import importlib
 
     module = importlib.import_module(f"referee.layouts.{game.type.name.replace('-', '_')}")
-    return module.layout(game, zones or {})
+    return module.layout(game, zones or {}, threshold=threshold)

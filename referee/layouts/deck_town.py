@@ -1,0 +1,105 @@
+"""Deck Town: the town's cards on a grid in the middle, the players round it, a shared deck and discard pile.
+
+Places (see ``DeckTownState.view``): ``board/x,y`` a card then the pyramids on it grouped by
+colour (``red1+red2``), ``discard`` the face-up pile bottom first, ``deck`` a back while cards
+remain, ``hand/<player>`` a back per card, ``supply/<player>`` the pyramids off the board,
+``reveal/<player>`` an opening card shown.
+
+Where things go (distances in cells of the town's lattice, from the box round the cells the
+state knows; :mod:`.tabletop`):
+
+* within 1.6 cells: the town. A card is the card on its cell (a card on a new cell at the edge
+  is a build or a landing); a pyramid standing on a card is on that card.
+* further out, up to 12 cells, by bearing from the town's middle: a seat's area or the shared
+  area (:mod:`.seats`: seat 0 on the camera side, the others clockwise on a top-down picture,
+  the shared area halfway from the last seat back round to seat 0; for two players, on the -x
+  side). In a seat's area face-down cards are that player's hand and a face-up card the card
+  they reveal; in the shared area face-down cards are the deck, and face-up cards the discard
+  pile, fanned along +x so that the bottom card lies furthest toward -x.
+* a pyramid not on a card belongs to the supply of the player who plays its colour, wherever it
+  stands on the table (colours say whose it is better than seats do).
+* anything beyond 12 cells, and a pyramid of a colour nobody plays, is unplaced.
+
+The town lies round the middle of the mat's ``play-area`` zone (without zones, an A4 mat's),
+where its first card goes; other zones are ignored. Pyramids on a card should stand apart: a
+nest shows only its outer pyramid, and the layout reports what the camera sees.
+"""
+
+from __future__ import annotations
+
+from referee.cards import BACK
+from referee.layouts import SeenView, seats, tabletop
+from referee.layouts.readout import (DEFAULT_THRESHOLD, Item, Readout, add_cards, card_label, describe,
+                                     stack_label)
+from referee.snapshot import CardSighting, TableSnapshot
+
+
+class DeckTownLayout:
+    def __init__(self, game, zones=None, threshold: float = DEFAULT_THRESHOLD):
+        self.game, self.threshold = game, threshold
+        self.players = tuple(game.players)
+        self.middle = tabletop.table_middle(zones)
+        n = len(self.players)
+        self.directions = seats.bearings(n) + [seats.shared_bearing(n)]
+
+    def read(self, snapshot: TableSnapshot, state) -> SeenView:
+        survey = tabletop.survey(snapshot.cards, state.board, dict(state.board), self.directions, self.middle)
+        out = Readout(self.threshold)
+        places: dict[str, list[CardSighting]] = {}
+        for card in snapshot.cards:
+            place = self._card_place(survey.where(card.center_mm), card.face_up)
+            if place is None:
+                out.unplaced(describe("card", card_label(card), card.center_mm) + ": off the play area")
+            else:
+                places.setdefault(place, []).append(card)
+        for place, cards in places.items():
+            add_cards(out, place, cards, one=place.startswith("board/"))
+        owners = dict(zip(state.colours, self.players))
+        for sighting in snapshot.pyramids:
+            label = "+".join(str(p) for p in sighting.stack)
+            where = survey.where(sighting.center_mm)
+            on = f"board/{where.cell[0]},{where.cell[1]}" if where.kind == "grid" else None
+            if on in places:
+                place = on
+            elif where.kind == "off":
+                out.unplaced(describe("pyramids", label, sighting.center_mm) + ": off the play area")
+                continue
+            elif sighting.colour in owners:
+                place = f"supply/{owners[sighting.colour]}"
+            else:
+                out.unplaced(describe("pyramids", label, sighting.center_mm) + ": nobody plays this colour")
+                continue
+            out.add_sighting(place, label, sighting.confidence, sighting.alternatives, kind="pyramid",
+                             convert=stack_label)
+        return out.seen(arrange)
+
+    def _card_place(self, where: tabletop.Place, face_up: bool) -> str | None:
+        if where.kind == "grid":
+            return f"board/{where.cell[0]},{where.cell[1]}"
+        if where.kind == "off":
+            return None
+        if where.seat == len(self.players):
+            return "discard" if face_up else "deck"
+        player = self.players[where.seat]
+        return f"reveal/{player}" if face_up else f"hand/{player}"
+
+
+def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
+    if place == "deck":
+        return (BACK,)
+    if place == "discard":
+        return tuple(item.label for item in sorted(items, key=lambda i: i.key[0]))
+    pyramids = sorted(p for item in items if item.kind == "pyramid" for p in item.label.split("+"))
+    if place.startswith("supply/"):
+        return tuple(sorted(pyramids, key=lambda p: (p[-1], p)))
+    cards = tuple(item.label for item in items if item.kind == "card")
+    if place.startswith("board/"):
+        groups: dict[str, list[str]] = {}
+        for p in pyramids:
+            groups.setdefault(p.rstrip("123"), []).append(p)
+        return cards + tuple(sorted("+".join(sorted(g)) for g in groups.values()))
+    return cards
+
+
+def layout(game, zones, threshold: float = DEFAULT_THRESHOLD) -> DeckTownLayout:
+    return DeckTownLayout(game, zones, threshold)

@@ -1,0 +1,80 @@
+"""Pouches of Destiny (and Greedy Devils): the heap in the middle, each player's pouch in front of them.
+
+Places (see ``referee.games.pouches.reading``): ``heap/c,r`` the top card of a pile, ``tokens/c,r``
+the marsupials standing there, ``pouch/<player>`` and ``weapon/<player>``.
+
+Where things go, in cells of the heap's lattice (:mod:`.tabletop`), counted out from the box
+around the piles the state knows:
+
+* within 1.6 cells: the heap. Each card is the top of the pile on its cell (a card on a new cell
+  beside the heap is a new pile). A token within 2.7 cells stands on its cell, on a pile or on
+  bedrock (a pile it stood beside may have gone).
+* 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight.
+* 2.7 to 12 cells out: that player's pouch, face up (face down under Private Pouches). A token
+  out here is waiting to enter the heap, which the view does not show.
+* anything further is off the play area: listed as unplaced.
+
+Seats go round the heap from the camera side, clockwise on a top-down picture, in the order of
+``game.players`` (:mod:`.seats`). The heap lies round the middle of the mat's ``play-area`` zone
+(without zones, an A4 mat's); other zones are ignored.
+"""
+
+from __future__ import annotations
+
+from referee.cards import BACK
+from referee.layouts import SeenView, seats, tabletop
+from referee.layouts.readout import DEFAULT_THRESHOLD, Item, Readout, add_cards, card_label, describe
+from referee.snapshot import CardSighting, TableSnapshot
+
+
+class PouchesLayout:
+    def __init__(self, game, zones=None, threshold: float = DEFAULT_THRESHOLD):
+        self.game, self.threshold = game, threshold
+        self.players = tuple(game.players)
+        self.middle = tabletop.table_middle(zones)
+
+    def read(self, snapshot: TableSnapshot, state) -> SeenView:
+        expected = {cell: BACK if pile[-1] == "?" else pile[-1] for cell, pile in state.heap.items()}
+        survey = tabletop.survey(snapshot.cards, state.heap, expected, seats.bearings(len(self.players)),
+                                  self.middle)
+        out = Readout(self.threshold)
+        places: dict[str, list[CardSighting]] = {}
+        for card in snapshot.cards:
+            where = survey.where(card.center_mm)
+            if where.kind == "grid":
+                place = f"heap/{where.cell[0]},{where.cell[1]}"
+            elif where.kind == "near":
+                place = f"weapon/{self.players[where.seat]}"
+            elif where.kind == "far":
+                place = f"pouch/{self.players[where.seat]}"
+            else:
+                out.unplaced(describe("card", card_label(card), card.center_mm) + ": off the play area")
+                continue
+            places.setdefault(place, []).append(card)
+        for place, cards in places.items():
+            add_cards(out, place, cards, one=not place.startswith("pouch/"))
+        for token in snapshot.tokens:
+            where = survey.where(token.center_mm, reach=tabletop.NEAR_REACH)
+            named = self.player(token.label)
+            if named is None and not any(self.player(a.label) for a in token.alternatives):
+                out.unplaced(describe("token", token.label, token.center_mm) + ": no player has this token")
+            elif where.kind == "grid":
+                out.add_sighting(f"tokens/{where.cell[0]},{where.cell[1]}", named, token.confidence,
+                                 token.alternatives, kind="token", convert=self.player)
+            elif where.kind == "off":
+                out.unplaced(describe("token", token.label, token.center_mm) + ": off the play area")
+            # a token in a player's area has not entered the heap yet: the view does not show it
+        return out.seen(arrange)
+
+    def player(self, label: str) -> str | None:
+        """A token's label as a player's name, None when no player has that token."""
+        return label if label in self.players else None
+
+
+def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
+    labels = [item.label for item in items]
+    return tuple(sorted(labels)) if place.startswith(("pouch/", "tokens/")) else tuple(labels)
+
+
+def layout(game, zones, threshold: float = DEFAULT_THRESHOLD) -> PouchesLayout:
+    return PouchesLayout(game, zones, threshold)

@@ -1,0 +1,78 @@
+"""The Deck Town layout reads staged tables back as the state's own view."""
+
+import random
+
+import pytest
+from layout_staging import card, pyramids, stage_deck_town, walk
+
+from referee import games, layouts
+from referee.snapshot import Alternative, PyramidSighting, TableSnapshot
+
+
+def positions():
+    """About 450 consecutive positions of 2-5 players through the deal, reveal, hatch and play."""
+    for seed, players, steps in ((0, 2, 120), (1, 3, 120), (2, 4, 110), (4, 5, 100)):
+        game = games.get("deck-town", players=players)
+        yield game, walk(game.new_state(), random.Random(seed), steps)
+
+
+@pytest.mark.parametrize("sloppy", [False, True])
+def test_every_position_reads_back_as_the_states_view(sloppy):
+    read = grown = reveals = stacked = 0
+    for game, pairs in positions():
+        layout = layouts.for_game(game)
+        rng = random.Random(11)
+        for before, after in pairs:
+            snapshot, _ = stage_deck_town(after, rng, sloppy=sloppy, frame=before.board)
+            seen = layout.read(snapshot, before)
+            assert seen.view == after.view(), f"{len(game.players)} players: {seen.view.diff(after.view())}"
+            assert seen.uncertain == {} and seen.unplaced == ()
+            read += 1
+            grown += bool(set(after.board) - set(before.board))
+            reveals += any(p.startswith("reveal/") for p in after.view())
+            stacked += any(p.startswith("board/") and len(v) > 1 for p, v in after.view().items())
+    assert read == 450 and grown >= 40 and reveals >= 4 and stacked >= 100, (read, grown, reveals, stacked)
+
+
+def _position():
+    game = games.get("deck-town", players=3)
+    pairs = walk(game.new_state(), random.Random(1), 90)
+    before, after = pairs[-1]
+    snapshot, table = stage_deck_town(after, random.Random(2), sloppy=True, frame=before.board)
+    return game, before, after, snapshot, table
+
+
+def test_a_doubtful_pyramid_makes_its_card_uncertain():
+    game, before, after, snapshot, table = _position()
+    cell = next(c for c in sorted(after.board) if len(after.view()[f"board/{c[0]},{c[1]}"]) > 1)
+    place = f"board/{cell[0]},{cell[1]}"
+    target = table.at(cell)
+    nearest = min((p for p in snapshot.pyramids),
+                  key=lambda p: (p.center_mm[0] - target[0]) ** 2 + (p.center_mm[1] - target[1]) ** 2)
+    other = "yellow3" if str(nearest.stack[0]) != "yellow3" else "green3"
+    doubtful = PyramidSighting(nearest.stack, nearest.center_mm, 0.5, alternatives=(Alternative(other, 0.4),))
+    pieces = tuple(doubtful if p is nearest else p for p in snapshot.pyramids)
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, snapshot.cards, pieces), before)
+    assert seen.view == after.view()
+    assert list(seen.uncertain) == [place] and len(seen.uncertain[place]) == 1
+    assert other in "+".join(seen.uncertain[place][0])
+
+
+def test_cards_and_pyramids_off_the_play_area_are_unplaced():
+    game, before, after, snapshot, table = _position()
+    far = table.out(0.0, 20)
+    extra = TableSnapshot(2.0, snapshot.cards + (card("mountain", far),),
+                          snapshot.pyramids + (pyramids("red2", far), pyramids("pink1", table.out(90.0, 3))))
+    seen = layouts.for_game(game).read(extra, before)
+    assert seen.view == after.view()
+    assert sorted(w.split(" at ")[0] for w in seen.unplaced) == ["card mountain", "pyramids pink1", "pyramids red2"]
+    assert any("nobody plays this colour" in w for w in seen.unplaced)
+
+
+def test_the_first_card_hatched_lands_on_0_0_and_hands_stay_hands():
+    game = games.get("deck-town", players=2)
+    pairs = walk(game.new_state(), random.Random(5), 40)
+    before, after = next((b, a) for b, a in pairs if not b.board and a.board)
+    assert list(after.board) == [(0, 0)]
+    snapshot, _ = stage_deck_town(after, random.Random(3), frame=before.board)
+    assert layouts.for_game(game).read(snapshot, before).view == after.view()

@@ -1,0 +1,110 @@
+"""The Pouches layout reads staged tables back as the state's own view."""
+
+import random
+
+import pytest
+from layout_staging import W, card, stage_pouches, walk
+
+from referee import games, layouts
+from referee.snapshot import Alternative, CardSighting, TableSnapshot, TokenSighting
+
+SETTINGS = [("1.9", 2, {}), ("1.3", 3, {}), ("1.9", 4, {"private-pouches": True}), ("1.3", 5, {}), ("1.9", 5, {})]
+
+
+def positions(seeds=range(5), steps=80):
+    for seed in seeds:
+        edition, players, options = SETTINGS[seed % len(SETTINGS)]
+        game = games.get("pouches", edition=edition, players=players, options=options)
+        yield game, walk(game.new_state(), random.Random(seed), steps)
+
+
+@pytest.mark.parametrize("sloppy", [False, True])
+def test_every_position_reads_back_as_the_states_view(sloppy):
+    read = grown = tokens = weapons = 0
+    for game, pairs in positions():
+        layout = layouts.for_game(game)
+        rng = random.Random(7)
+        for before, after in pairs:
+            snapshot, _ = stage_pouches(after, rng, sloppy=sloppy, frame=before.heap)
+            seen = layout.read(snapshot, before)
+            assert seen.view == after.view(), f"{game.players} {before.view().diff(after.view())}"
+            assert seen.uncertain == {} and seen.unplaced == ()
+            read += 1
+            grown += bool(set(after.heap) - set(before.heap))
+            tokens += any(p.startswith("tokens/") and p[7:] not in {f"{c},{r}" for c, r in after.heap}
+                          for p in after.view())
+            weapons += any(p.startswith("weapon/") for p in after.view())
+    # the walk covers what the layout has to get right: new piles, bedrock tokens, fights, 2-5 seats
+    assert read == 400 and grown >= 5 and tokens >= 50 and weapons >= 3, (read, grown, tokens, weapons)
+
+
+def _position():
+    game = games.get("pouches", edition="1.9", players=3)
+    pairs = walk(game.new_state(), random.Random(3), 40)
+    before, after = pairs[-1]
+    snapshot, table = stage_pouches(after, random.Random(1), sloppy=True, frame=before.heap)
+    return game, before, after, snapshot, table
+
+
+def test_a_doubtful_card_makes_its_pile_uncertain_with_the_other_readings():
+    game, before, after, snapshot, table = _position()
+    cell, pile = next((c, p) for c, p in sorted(after.heap.items()) if p[-1] != "?")
+    place = f"heap/{cell[0]},{cell[1]}"
+    unsure = [c if c.card != pile[-1] else CardSighting(c.card, True, c.center_mm, c.corners_mm, c.angle_deg, 0.45,
+                                                         (Alternative("8S", 0.3), Alternative("8C", 0.1)))
+              for c in snapshot.cards]
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, tuple(unsure), tokens=snapshot.tokens), before)
+    assert seen.view == after.view()
+    assert seen.uncertain == {place: (("8S",), ("8C",))}
+    views = list(seen.alternatives())
+    assert views[0] == after.view() and views[1][place] == ("8S",) and len(views) == 3
+
+
+def test_an_unidentified_card_reads_as_its_best_alternative_and_stays_uncertain():
+    game, before, after, snapshot, table = _position()
+    cell, pile = next((c, p) for c, p in sorted(after.heap.items()) if p[-1] != "?")
+    unknown = [c if c.card != pile[-1] else CardSighting(None, True, c.center_mm, c.corners_mm, c.angle_deg, 0.3,
+                                                          (Alternative("QD", 0.5), Alternative(pile[-1], 0.4)))
+               for c in snapshot.cards]
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, tuple(unknown), tokens=snapshot.tokens), before)
+    place = f"heap/{cell[0]},{cell[1]}"
+    assert seen.view[place] == ("QD",)
+    assert seen.uncertain == {place: ((pile[-1],),)}
+
+
+def test_a_card_dropped_off_the_play_area_is_unplaced_and_changes_nothing():
+    game, before, after, snapshot, table = _position()
+    far = table.out(90.0, 20)
+    dropped = TableSnapshot(2.0, snapshot.cards + (card("7D", far, 30.0),), tokens=snapshot.tokens)
+    seen = layouts.for_game(game).read(dropped, before)
+    assert seen.view == after.view()
+    assert len(seen.unplaced) == 1
+    assert seen.unplaced[0].startswith("card 7D at") and seen.unplaced[0].endswith("off the play area")
+
+
+def test_a_stranger_token_is_unplaced_and_a_doubtful_token_is_uncertain():
+    game, before, after, snapshot, table = _position()
+    player = next(p for p, spot in after.spots.items() if spot is not None)
+    tokens = []
+    for token in snapshot.tokens:
+        if token.label == player:
+            token = TokenSighting(player, token.center_mm, 0.4, (Alternative(game.players[0], 0.3),))
+        tokens.append(token)
+    tokens.append(TokenSighting("zed", table.at((0, 0)), 0.9))
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, snapshot.cards, tokens=tuple(tokens)), before)
+    spot = after.spots[player]
+    assert seen.view == after.view()
+    assert f"tokens/{spot[0]},{spot[1]}" in seen.uncertain
+    assert len(seen.unplaced) == 1 and "zed" in seen.unplaced[0]
+
+
+def test_a_pile_dealt_a_third_of_a_card_off_still_lands_on_its_cell():
+    game = games.get("pouches", edition="1.9", players=2)
+    state = game.new_state()
+    snapshot, table = stage_pouches(state, random.Random(0), sloppy=False)
+    cards = list(snapshot.cards)
+    moved = cards[0]
+    x, y = moved.center_mm
+    cards[0] = card(moved.card, (x + W / 3, y - 88 / 3), 14.0)
+    seen = layouts.for_game(game).read(TableSnapshot(1.0, tuple(cards), tokens=snapshot.tokens), state)
+    assert seen.view == state.view()
