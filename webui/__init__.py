@@ -1,7 +1,8 @@
 """Tableside's Flask dashboard: the app factory.
 
-For now it serves the catalogue (what the referee knows about games and pieces); the live
-dashboard (camera, refereeing) will be added as further blueprints.
+It serves the catalogue (games and pieces), the rules and the what-if referee; the live dashboard
+(camera, refereeing) will be added as further blueprints. Flask is imported inside the factory:
+the ``tableside`` command line lives in this package too, and most commands never need it.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ import json
 import os
 import secrets
 
-from flask import Flask, current_app, jsonify, render_template, request
-from werkzeug.exceptions import HTTPException, NotFound
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 
 class ConfigError(ValueError):
@@ -20,6 +23,9 @@ class ConfigError(ValueError):
 
 def create_app(test_config: dict | None = None, instance_path: str | None = None) -> Flask:
     """Build the app. Settings come from defaults, then ``<instance>/config.json``, then ``test_config``."""
+    from flask import Flask
+    from werkzeug.exceptions import HTTPException
+
     app = Flask(__name__, instance_relative_config=True, instance_path=instance_path)
     # A fresh key per process: nothing signed has to survive a restart yet.
     app.config.from_mapping(SECRET_KEY=secrets.token_hex(16), MAX_CONTENT_LENGTH=1_000_000)
@@ -40,8 +46,11 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     return app
 
 
-def _http_error(error: HTTPException):
+def _http_error(error):
     """JSON errors under /api/ (scripts read them), a plain page for a missing HTML page."""
+    from flask import current_app, jsonify, render_template, request
+    from werkzeug.exceptions import NotFound
+
     if request.path == "/api" or request.path.startswith("/api/"):
         message = error.description
         if error.code == 404 and message == NotFound.description:
