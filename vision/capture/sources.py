@@ -114,10 +114,43 @@ def open_demo(game: str) -> FrameSource:
                        "mode; use a webcam, a video file, a folder of images or a camera URL meanwhile")
 
 
-class WebcamSource:
-    """A camera attached to this machine, by its index (0 is the first)."""
+class _LiveCamera:
+    """A camera read through OpenCV that may drop out and come back: ``reopen`` tries again."""
 
     frame_interval = None
+    description: str
+    lost = "gave no frame"  # how a failed read reads, after the description
+
+    def _open(self) -> cv2.VideoCapture | None:
+        raise NotImplementedError
+
+    def _still_gone(self) -> str:
+        return f"{self.description} does not answer"
+
+    def read(self) -> np.ndarray:
+        if self._capture is None:
+            raise SourceLost(f"{self.description} is closed")
+        ok, frame = self._capture.read()
+        if not ok or frame is None:
+            raise SourceLost(f"{self.description} {self.lost}")
+        return frame
+
+    def reopen(self) -> None:
+        self.close()
+        self._capture = self._open()
+        if self._capture is None:
+            raise SourceLost(self._still_gone())
+
+    def close(self) -> None:
+        if self._capture is not None:
+            self._capture.release()
+            self._capture = None
+
+
+class WebcamSource(_LiveCamera):
+    """A camera attached to this machine, by its index (0 is the first)."""
+
+    lost = "gave no frame (unplugged, or taken by another program?)"
 
     def __init__(self, index: int, size: tuple[int, int] | None = None) -> None:
         self.index, self.size = index, size
@@ -138,30 +171,14 @@ class WebcamSource:
             capture.set(cv2.CAP_PROP_FRAME_HEIGHT, self.size[1])
         return capture
 
-    def read(self) -> np.ndarray:
-        if self._capture is None:
-            raise SourceLost(f"{self.description} is closed")
-        ok, frame = self._capture.read()
-        if not ok or frame is None:
-            raise SourceLost(f"{self.description} gave no frame (unplugged, or taken by another program?)")
-        return frame
-
-    def reopen(self) -> None:
-        self.close()
-        self._capture = self._open()
-        if self._capture is None:
-            raise SourceLost(f"{self.description} is still not there ({_cameras_present()})")
-
-    def close(self) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
+    def _still_gone(self) -> str:
+        return f"{self.description} is still not there ({_cameras_present()})"
 
 
-class NetworkSource:
+class NetworkSource(_LiveCamera):
     """A network camera: RTSP, or HTTP(S) MJPEG such as a phone's camera app, read through FFmpeg."""
 
-    frame_interval = None
+    lost = "stopped sending frames (network down, or the camera app closed?)"
 
     def __init__(self, url: str) -> None:
         self.url = url
@@ -180,25 +197,6 @@ class NetworkSource:
             capture.release()
             return None
         return capture
-
-    def read(self) -> np.ndarray:
-        if self._capture is None:
-            raise SourceLost(f"{self.description} is closed")
-        ok, frame = self._capture.read()
-        if not ok or frame is None:
-            raise SourceLost(f"{self.description} stopped sending frames (network down, or the camera app closed?)")
-        return frame
-
-    def reopen(self) -> None:
-        self.close()
-        self._capture = self._open()
-        if self._capture is None:
-            raise SourceLost(f"{self.description} does not answer")
-
-    def close(self) -> None:
-        if self._capture is not None:
-            self._capture.release()
-            self._capture = None
 
 
 class VideoFileSource:
