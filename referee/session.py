@@ -283,7 +283,10 @@ class Session:
             for reading in self.state.interpret(view):
                 candidate = Candidate(reading, view)
                 if reading.verdict.legal:
-                    if all(c.reading.action != reading.action for c in legal):
+                    # readings that end in the same state are one answer (a card dropped where a throw
+                    # would also land it): the players need not choose between them
+                    if all(c.reading.action != reading.action and not self._same_result(c.reading, reading)
+                           for c in legal):
                         legal.append(candidate)
                 elif all(c.reading.action != reading.action for _, c in illegal):
                     illegal.append((number, candidate))
@@ -300,6 +303,9 @@ class Session:
         if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
         return "violation", on_main, "the rules refuse the move"
+
+    def _same_result(self, a: Reading, b: Reading) -> bool:
+        return self.state.apply(a.action) == self.state.apply(b.action)
 
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
         before = self.state

@@ -117,6 +117,9 @@ def force(state: State, action) -> State:
     if state.check(action).legal:
         return state.apply(action)
     try:
-        return state._apply(action)
+        after = state._apply(action)
     except Exception as exc:  # a game's _apply assumes legality; any failure means it cannot be played
         raise ValueError(f"{action} cannot be played even by agreement: {type(exc).__name__}: {exc}") from None
+    if not isinstance(after, State):  # some engines answer an unplayable action with nothing
+        raise ValueError(f"{action} cannot be played even by agreement: the rules engine has no result for it")
+    return after

@@ -253,3 +253,14 @@ def test_resuming_a_finished_game_whose_outcome_was_not_yet_logged_logs_it_once(
     resumed.log.close()
     again = Session.resume(tmp_path / "cut.sqlite", ScriptedLayout())
     assert [e.kind for e in again.log.events()].count("outcome") == 1 and again.state == states[-1]
+
+
+def test_an_overrule_the_rules_engine_cannot_play_is_refused_and_nothing_is_logged(tmp_path):
+    game, actions, states, _ = pungo_game()
+    session = Session(game, states[0], ScriptedLayout(), PlaythroughLog.create(tmp_path / "p.sqlite"))
+    out_of_turn = game.actions.parse(str(actions[0]).replace(f"turn {game.players[0]} ", f"turn {game.players[1]} ", 1))
+    assert not states[0].check(out_of_turn)  # bob cannot play ann's opening turn
+    logged = len(session.log.events())
+    with pytest.raises(SessionError, match="cannot be played"):
+        session.enter(out_of_turn, overrule=True)
+    assert len(session.log.events()) == logged and session.state == states[0]
