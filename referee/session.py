@@ -274,6 +274,7 @@ class Session:
         if seen.view == expected:
             return "nothing", (), ""
         legal: list[Candidate] = []
+        results: list[State] = []  # the state each legal candidate leads to
         illegal: list[tuple[int, Candidate]] = []
         maybe_unchanged = False  # an uncertain place's other reading is just what the state expects
         for number, view in enumerate(seen.alternatives()):
@@ -285,9 +286,11 @@ class Session:
                 if reading.verdict.legal:
                     # readings that end in the same state are one answer (a card dropped where a throw
                     # would also land it): the players need not choose between them
-                    if all(c.reading.action != reading.action and not self._same_result(c.reading, reading)
-                           for c in legal):
-                        legal.append(candidate)
+                    if all(c.reading.action != reading.action for c in legal):
+                        result = self.state.apply(reading.action)
+                        if result not in results:
+                            legal.append(candidate)
+                            results.append(result)
                 elif all(c.reading.action != reading.action for _, c in illegal):
                     illegal.append((number, candidate))
         if len(legal) == 1:
@@ -303,9 +306,6 @@ class Session:
         if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
         return "violation", on_main, "the rules refuse the move"
-
-    def _same_result(self, a: Reading, b: Reading) -> bool:
-        return self.state.apply(a.action) == self.state.apply(b.action)
 
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
         before = self.state

@@ -11,10 +11,21 @@ PUNGO = Path(__file__).parent / "pungo" / "playthroughs"
 GAMES = sorted(Path(__file__).parent.glob("*/playthroughs/*.txt"))
 
 
+# every game keeps at least this many recorded playthroughs, each of at least this many actions
+MINIMUM = {"pouches": (3, 11), "mongoose": (2, 1), "deck_town": (2, 1), "pungo": (5, 1)}
+
+
+def test_every_game_keeps_its_recorded_playthroughs():
+    counts = {game: sum(1 for p in GAMES if p.parent.parent.name == game) for game in MINIMUM}
+    assert all(counts[game] >= files for game, (files, _) in MINIMUM.items()), counts
+
+
 @pytest.mark.parametrize("path", GAMES, ids=lambda p: f"{p.parent.parent.name}-{p.stem}")
-def test_every_recorded_game_writes_back_to_a_file_that_replays_the_same(path):
+def test_every_recorded_game_replays_to_its_outcome_and_writes_back_the_same(path):
     recorded = playthrough.load(path)
-    result = playthrough.replay(recorded)
+    assert recorded.expected is not None, "a recorded game ends with its @expect line"
+    result = playthrough.replay(recorded)  # every step checked, the ending compared with @expect
+    assert result.state.is_over() and len(result.states) - 1 >= MINIMUM[path.parent.parent.name][1]
     played = [recorded.game.actions.parse(line.action) for line in recorded.lines if line.illegal_rule is None]
     text = playthrough.write(recorded.game, played, setup=recorded.setup, comments=("regenerated",))
     again = playthrough.replay(playthrough.parse(text, "regenerated"))
