@@ -1,0 +1,181 @@
+"""How well the card models do, per stage and end to end, on real photographs and on new renders.
+
+``python -m models.cards.measure`` prints the figures and writes ``models/cards/metrics.json``,
+which the model card quotes; the tests and ``make bench`` call the same functions.
+
+Real photographs (``../shared/data/cards_real/dev``, never trained on) are scored per image as
+multisets of face-up card ids, as the data's README says: recall is the share of labelled cards
+named, precision the share of named cards that are labelled. Single-card photos are scored by
+top-1: the most confident named card is the labelled one.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from models.cards.data import SEEN, SHARED, _share
+
+from vision.cards.recognise import CardRecogniser
+
+REAL = SHARED / "cards_real" / "dev"
+DECKTET_ART = ("decktet/art/tenza-magnate", "decktet/art/snej-oracles", "decktet/art/fogus-spiel")
+MEASURE_SEEDS = range(900_000, 900_060)  # never rendered for training or calibration
+
+
+def real_dev(recogniser: CardRecogniser, folder: Path = REAL) -> dict:
+    """Figures on the real dev photographs, with every failing image listed."""
+    records = json.loads((folder / "labels.json").read_text())
+    table = {"labelled": 0, "named": 0, "right": 0, "images": 0, "failures": []}
+    single = {"images": 0, "right": 0, "failures": []}
+    seconds = []
+    for record in records:
+        image = cv2.imread(str(folder / record["image"]))
+        started = time.perf_counter()
+        cards = recogniser.recognise(image, deck="standard")
+        seconds.append(time.perf_counter() - started)
+        named = Counter(c.id for c in cards if c.id not in (None, "back"))
+        truth = Counter(record["cards"])
+        if record["image"].startswith("images/tabletop"):
+            right = sum((named & truth).values())
+            table["images"] += 1
+            table["labelled"] += sum(truth.values())
+            table["named"] += sum(named.values())
+            table["right"] += right
+            if named != truth:
+                table["failures"].append({"image": record["image"], "missed": sorted((truth - named).elements()),
+                                          "wrong": sorted((named - truth).elements())})
+        elif len(truth) == 1:
+            best = max((c for c in cards if c.id not in (None, "back")), key=lambda c: c.confidence, default=None)
+            single["images"] += 1
+            ok = best is not None and best.id == record["cards"][0]
+            single["right"] += ok
+            if not ok:
+                single["failures"].append({"image": record["image"], "truth": record["cards"][0],
+                                           "named": best.id if best else None,
+                                           "unknown": sum(c.id is None for c in cards)})
+    return {
+        "tabletop": {"images": table["images"], "recall": _ratio(table["right"], table["labelled"]),
+                     "precision": _ratio(table["right"], table["named"]), "failures": table["failures"]},
+        "single": {"images": single["images"], "top1": _ratio(single["right"], single["images"]),
+                   "failures": single["failures"]},
+        "seconds_median": float(np.median(seconds)) if seconds else None,
+    }
+
+
+def rendered_decktet(recogniser: CardRecogniser, seeds: range = MEASURE_SEEDS) -> dict:
+    """Decktet scenes the models never saw, faces from the Decktet art sets in turn (one of which,
+    fogus-spiel, was never used in training), with pyramids standing on some cards."""
+    folders = [str(SHARED / a) for a in DECKTET_ART if (SHARED / a).is_dir()]
+    return rendered_scenes(lambda image: recogniser.recognise(image, deck="decktet"), seeds, "decktet", folders,
+                           pyramids_on_cards=True)
+
+
+def learned_deck(recogniser: CardRecogniser, folder: Path, seeds: range = range(910_000, 910_040)) -> dict:
+    """Teach the novel design (:mod:`models.cards.novel`) from one rendered photo per card, then
+    measure on scenes of it; the untaught recogniser is measured on the same scenes for comparison."""
+    from models.cards.novel import write_novel_deck
+    from referee.cards import standard_deck
+    from vision.cards.decks import learn
+    from vision.synth.random_scene import random_scene
+    from vision.synth.render import render
+    from vision.synth.scene import CardObject
+
+    faces = str(write_novel_deck(folder))
+    photos = []
+    for k, card_id in enumerate(standard_deck()):
+        scene = random_scene(920_000 + k, cards=0, pyramids=0, hands=0)
+        scene.camera.distance_mm = 420.0
+        scene.cards = [CardObject(card_id, *scene.camera.target_mm, angle=float(k * 37 % 360))]
+        scene.faces = faces
+        photos.append((card_id, render(scene).image))
+    started = time.perf_counter()
+    deck = learn(recogniser, "novel", photos, progress=lambda m: None)
+    taught_s = time.perf_counter() - started
+    taught = rendered_scenes(lambda image: deck.recognise(recogniser, image), seeds, "standard", [faces])
+    untaught = rendered_scenes(lambda image: recogniser.recognise(image, deck="standard"), seeds, "standard", [faces])
+    return {"taught": taught, "untaught": untaught, "teaching_photos": len(photos), "teaching_seconds": round(taught_s, 1)}
+
+
+def rendered_scenes(recognise, seeds: range, deck: str, folders: list[str], pyramids_on_cards: bool = False) -> dict:
+    """Recall and precision of face-up card names on new rendered scenes of ``deck``, faces from
+    ``folders`` in turn. A card counts as expected when one of its corner indices is in full view."""
+    from vision.synth.random_scene import random_scene
+    from vision.synth.render import render
+
+    counts = Counter()
+    for k, seed in enumerate(seeds):
+        scene = random_scene(seed, deck=deck, pyramids=(4 + seed % 5) if pyramids_on_cards else 0, cards=6 + seed % 18)
+        scene.faces = folders[k % len(folders)] if folders else None
+        if pyramids_on_cards:
+            _pyramids_on_cards(scene, seed)
+        rendering = render(scene, masks=True)
+        named = Counter(c.id for c in recognise(rendering.image) if c.id not in (None, "back"))
+        present = Counter(o.label for o in rendering.objects if o.kind == "card" and o.label != "back")
+        expected, covered = Counter(), Counter()
+        for o in rendering.objects:
+            if o.kind != "card" or o.label == "back":
+                continue
+            if any(_share(rendering.instances, np.array(b["polygon"]), o.index) >= SEEN for b in o.extra["index_boxes"]):
+                expected[o.label] += 1
+                if pyramids_on_cards and _under_pyramid(o, scene):
+                    covered[o.label] += 1
+        counts["expected"] += sum(expected.values())
+        counts["found"] += sum((named & expected).values())
+        counts["named"] += sum(named.values())
+        counts["named_right"] += sum((named & present).values())
+        counts["covered"] += sum(covered.values())
+        counts["covered_found"] += sum((named & covered).values())
+    figures = {"scenes": len(seeds), "cards": counts["expected"], "recall": _ratio(counts["found"], counts["expected"]),
+               "precision": _ratio(counts["named_right"], counts["named"])}
+    if pyramids_on_cards:
+        figures["under_pyramid"] = {"cards": counts["covered"], "recall": _ratio(counts["covered_found"], counts["covered"])}
+    return figures
+
+
+def _pyramids_on_cards(scene, seed: int) -> None:
+    """Stand the scene's pyramids on its cards (near their middles), as Deck Town and Pouches do."""
+    rng = np.random.default_rng(seed)
+    up = [c for c in scene.cards if c.face_up]
+    for p in scene.pyramids:
+        if up:
+            card = up[int(rng.integers(len(up)))]
+            p.x, p.y = card.x + float(rng.uniform(-12, 12)), card.y + float(rng.uniform(-18, 18))
+
+
+def _under_pyramid(card_obj, scene) -> bool:
+    quad = np.array(card_obj.extra["corners_mm"], np.float32)
+    return any(cv2.pointPolygonTest(quad, (float(p.x), float(p.y)), False) >= 0 for p in scene.pyramids)
+
+
+def _ratio(a: int, b: int) -> float | None:
+    return round(a / b, 4) if b else None
+
+
+def main(argv: list[str] | None = None) -> int:
+    recogniser = CardRecogniser()
+    figures = {}
+    if REAL.is_dir():
+        figures["real_dev"] = real_dev(recogniser)
+    figures["rendered_decktet"] = rendered_decktet(recogniser)
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        figures["learned_deck"] = learned_deck(recogniser, Path(tmp))
+    summary = {k: {kk: vv for kk, vv in v.items() if kk != "failures"} for k, v in figures["real_dev"].items()
+               if isinstance(v, dict)} if "real_dev" in figures else {}
+    print(json.dumps({"real_dev": summary, "rendered_decktet": figures["rendered_decktet"],
+                      "learned_deck": figures["learned_deck"]}, indent=2))
+    Path(__file__).with_name("metrics.json").write_text(json.dumps(figures, indent=1) + "\n")
+    return 0
+
+
+
+if __name__ == "__main__":
+    sys.exit(main())

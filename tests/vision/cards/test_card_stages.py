@@ -1,0 +1,86 @@
+"""The recogniser's own geometry and bookkeeping, without the networks: crops, outlines, merging."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.cards.classes import CLASSES, CROP, DECKS, INDEX, NONE
+from vision.cards.recognise import CardRecogniser, RecognitionError, card_outline, crop_square, merge, restrict
+
+
+def one_hot(name: str, p: float = 0.9) -> np.ndarray:
+    probs = np.full(len(CLASSES), (1 - p) / (len(CLASSES) - 1), np.float32)
+    probs[INDEX[name]] = p
+    return probs
+
+
+def test_crop_square_centres_the_box_and_scales_it():
+    image = np.zeros((200, 300, 3), np.uint8)
+    cv2.rectangle(image, (140, 90), (159, 109), (255, 255, 255), -1)  # a 20 px square at (150, 100)
+    crop = crop_square(image, (140, 90, 160, 110), side_scale=2.0)
+    assert crop.shape == (CROP, CROP, 3)
+    ys, xs = np.nonzero(crop[..., 0] > 127)
+    assert abs(xs.mean() - CROP / 2) < 1.0 and abs(ys.mean() - CROP / 2) < 1.0
+    assert abs((xs.max() - xs.min() + 1) - CROP / 2) <= 2  # the box fills half the crop's side
+
+
+def test_crop_square_at_the_border_repeats_edge_pixels_instead_of_failing():
+    image = np.full((50, 50, 3), 200, np.uint8)
+    crop = crop_square(image, (-10, -10, 10, 10))
+    assert crop.shape == (CROP, CROP, 3) and crop.min() == 200
+
+
+@pytest.mark.parametrize("turn", [0, 30, 90, 145, -120])
+def test_card_outline_from_an_index_and_the_centre_recovers_the_card(turn):
+    # a 63 x 88 card, 3 px per mm, turned; its top-left index box and its centre
+    k, a = 3.0, math.radians(turn)
+    ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    centre = np.array([400.0, 300.0])
+    corners = [centre + k * (sx * 31.5 * ex + sy * 44 * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    index = np.array([centre + k * ((-31.5 + u) * ex + (-44 + v) * ey) for u, v in ((1.5, 2), (11.5, 2), (11.5, 21), (1.5, 21))])
+    box = (*index.min(axis=0), *index.max(axis=0))
+    outline = np.array(card_outline(box, centre))
+    # the same four corners, in the same order up to where the turn starts
+    best = min(np.abs(np.roll(outline, s, axis=0) - corners).max() for s in range(4))
+    assert best < 0.01 * k * 88
+
+
+def test_merge_makes_one_card_of_two_agreeing_indices_and_keeps_distinct_cards_apart():
+    indices = [{"box": [0, 0, 20, 30], "card_centre": [100, 150]},
+               {"box": [180, 270, 200, 300], "card_centre": [102, 148]},  # the same card's other corner
+               {"box": [400, 0, 420, 30], "card_centre": [500, 150]}]
+    probs = np.stack([one_hot("QH"), one_hot("QH", 0.8), one_hot("7S")])
+    cards = merge(indices, probs)
+    assert sorted(c.id for c in cards) == ["7S", "QH"]
+    qh = next(c for c in cards if c.id == "QH")
+    assert len(qh.indices) == 2 and qh.confidence == pytest.approx(0.85, abs=0.01)
+
+
+def test_an_unclear_index_is_unknown_with_its_candidates_and_a_non_index_is_dropped():
+    probs = np.full((2, len(CLASSES)), 0.0, np.float32)
+    probs[0, INDEX["QH"]], probs[0, INDEX["QD"]] = 0.45, 0.4
+    probs[0, INDEX[NONE]] = 0.15
+    probs[1, INDEX[NONE]] = 0.95
+    probs[1, INDEX["2C"]] = 0.05
+    cards = merge([{"box": [0, 0, 10, 10], "card_centre": [50, 50]},
+                   {"box": [300, 0, 310, 10], "card_centre": [350, 50]}], probs)
+    assert len(cards) == 1
+    assert cards[0].id is None
+    assert [name for name, _ in cards[0].alternatives[:2]] == ["QH", "QD"]
+
+
+def test_restricting_to_a_deck_removes_the_other_decks_names():
+    probs = np.stack([one_hot("mountain", 0.5) + one_hot("9H", 0.4)])
+    out = restrict(probs, "standard")
+    assert out[0, INDEX["mountain"]] == 0 and CLASSES[int(out[0].argmax())] == "9H"
+    assert out[0].sum() == pytest.approx(1.0)
+    assert set(DECKS["decktet"]).isdisjoint(DECKS["standard"])
+
+
+def test_missing_models_are_reported_with_how_to_rebuild(tmp_path):
+    with pytest.raises(RecognitionError, match="make models"):
+        CardRecogniser(tmp_path)

@@ -1,0 +1,24 @@
+"""What the card models see and name: the class list and the fixed geometry of their inputs.
+
+Recognition runs in two stages (as Chesscog does for chess): a detector finds every printed
+corner index (and every face-down card) in a picture scaled to :data:`DETECT_LONG_SIDE` pixels,
+then a classifier names each index from a square crop around it. These constants are shared by
+the training recipe (``models/cards``) and the runtime, so the two cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from referee import decktet
+from referee.cards import standard_deck
+
+DETECT_LONG_SIDE = 640  # the detector's picture: the long side scaled to this many pixels
+STRIDE = 4  # the detector's output grid, in input pixels
+CROP = 48  # the classifier's input: a CROP x CROP colour crop around one index
+CROP_SCALE = 1.6  # the crop's side as a multiple of the index box's longer side
+
+NONE = "none"  # the classifier's "this is not a card index"
+STANDARD = tuple(standard_deck())
+DECKTET = tuple(decktet.extended_deck())
+CLASSES = (*STANDARD, *DECKTET, NONE)
+INDEX = {name: i for i, name in enumerate(CLASSES)}
+DECKS = {"standard": frozenset(STANDARD), "decktet": frozenset(DECKTET)}

@@ -1,0 +1,84 @@
+"""One camera frame -> one :class:`~referee.snapshot.TableSnapshot`: the live pipeline's vision step.
+
+The stages: find the mat's markers and keep the table calibration locked (:class:`MatTracker`),
+recognise the cards on the raw frame (:class:`~vision.cards.recognise.CardRecogniser`), and the
+pieces with whatever reader the game needs, then express every sighting in table millimetres
+through the calibration (which also undoes lens distortion when the camera's intrinsics are known).
+
+Recognition runs on the raw frame rather than on a rectified image: the card models were trained
+on camera-like pictures, and mapping a handful of corner points is cheaper than warping a frame.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.homography import TableCalibration
+from calibration.markers import detect_markers
+from calibration.mats import MatLayout
+from calibration.tracker import MatTracker, TrackResult
+from referee.snapshot import Alternative, CardSighting, TableSnapshot
+from vision.cards.recognise import CardRecogniser, CardSeen
+
+# Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
+PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
+
+
+@dataclass
+class FrameReading:
+    """What one frame showed: the snapshot (None until the table is calibrated), the tracker's
+    state, and the cards in picture pixels (for the dashboard's overlay)."""
+
+    snapshot: TableSnapshot | None
+    track: TrackResult
+    cards_px: list[CardSeen] = field(default_factory=list)
+
+
+@dataclass
+class TableReader:
+    layout: MatLayout
+    deck: str = "auto"  # the card names the game uses: standard, decktet or auto
+    recogniser: CardRecogniser | None = None
+    pieces: PieceReader | None = None
+    intrinsics: object | None = None  # calibration.intrinsics.CameraIntrinsics
+    _tracker: MatTracker | None = None
+
+    def read(self, frame: np.ndarray, t: float) -> FrameReading:
+        if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
+            self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
+        track = self._tracker.update(detect_markers(frame))
+        if track.calibration is None:
+            return FrameReading(None, track)
+        recogniser = self.recogniser or _default_recogniser()
+        seen = recogniser.recognise(frame, deck=self.deck)
+        cards = tuple(card_sighting(c, track.calibration) for c in seen)
+        pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
+        return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
+
+
+def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:
+    """A card seen in the picture, placed on the table."""
+    corners = calibration.to_table(np.array(card.polygon, np.float64))
+    centre = corners.mean(axis=0)
+    top = corners[1] - corners[0]
+    angle = math.degrees(math.atan2(top[1], top[0]))
+    face_up = card.id != "back"
+    return CardSighting(
+        card.id, face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
+        tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
+        round((angle + 180) % 360 - 180, 2), round(float(card.confidence), 4),
+        tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
+
+
+_RECOGNISER: CardRecogniser | None = None
+
+
+def _default_recogniser() -> CardRecogniser:
+    global _RECOGNISER
+    if _RECOGNISER is None:
+        _RECOGNISER = CardRecogniser()
+    return _RECOGNISER
