@@ -1,8 +1,13 @@
 """Tableside's Flask dashboard: the app factory.
 
-It serves the catalogue (games and pieces), the rules and the what-if referee; the live dashboard
-(camera, refereeing) will be added as further blueprints. Flask is imported inside the factory:
-the ``tableside`` command line lives in this package too, and most commands never need it.
+It serves the catalogue (games and pieces), the rules and the what-if referee, the live games
+(JSON API, server-sent events, camera pictures), the pages players use at the table, and the
+history of past games. Flask is imported inside the factory: the ``tableside`` command line lives
+in this package too, and most commands never need it.
+
+Settings: ``ACCESS_TOKEN`` (None: only this machine may connect; see ``webui.security``),
+``MAX_CONTENT_LENGTH`` (bytes in one request) and ``GAMES_FOLDER`` (default ``<instance>/games``,
+where each game's log is kept).
 """
 
 from __future__ import annotations
@@ -38,10 +43,24 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         app.config.from_mapping(test_config)
     os.makedirs(app.instance_path, exist_ok=True)
 
-    from webui import catalogue, rules
+    from pathlib import Path
 
+    from webui import catalogue, history, live, pages, rules, security
+    from webui.event_stream import EventHub
+    from webui.live_games import LiveGames
+
+    if app.config.get("DEBUG"):
+        raise ConfigError("debug mode lets any visitor run code on this machine: remove DEBUG from the settings")
+    hub = EventHub()
+    app.extensions["tableside.hub"] = hub
+    app.extensions["tableside.games"] = LiveGames(
+        Path(app.config.get("GAMES_FOLDER") or Path(app.instance_path) / "games"), hub)
+    security.install(app)
     app.register_blueprint(catalogue.bp)
     app.register_blueprint(rules.bp)
+    app.register_blueprint(live.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(history.bp)
     app.register_error_handler(HTTPException, _http_error)
     return app
 

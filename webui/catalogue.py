@@ -70,13 +70,13 @@ def pieces():
     )
 
 
-@bp.get("/api/games")
+@bp.get("/api/catalogue/games")
 def api_games():
     registry = games.registry()
     return jsonify([game_json(t, registry.is_refereed(t.name)) for t in registry.types()])
 
 
-@bp.get("/api/decktet")
+@bp.get("/api/catalogue/decktet")
 def api_decktet():
     return jsonify([{"id": c.id, "name": c.name, "rank": c.rank, "suits": [s.title for s in c.suits]}
                     for c in decktet.CATALOGUE.values()])

@@ -82,22 +82,39 @@ def _parser() -> argparse.ArgumentParser:
     render = commands.add_parser("render", help="render synthetic table scenes with exact ground truth",
                                  description="Render a scene file (JSON) into a webcam-like picture, or N random "
                                              "scenes into a folder, each with its ground truth.")
-    render.add_argument("scene", nargs="?", help="a scene JSON file (leave out with --random)")
+    render.add_argument("scene", nargs="?", help="a scene JSON file (leave out with --random or --playthrough)")
     render.add_argument("--random", type=int, metavar="N", help="render N random scenes instead")
-    render.add_argument("--seed", type=int, default=0, help="first seed of the random scenes (default 0)")
+    render.add_argument("--playthrough", metavar="FILE",
+                        help="render a recorded playthrough as video frames instead: the game staged on its "
+                             "mat, a hand making each move")
+    render.add_argument("--seed", type=int, default=0,
+                        help="first seed of the random scenes; for --playthrough, the table's seed (default 0)")
+    render.add_argument("--fps", type=float, default=10.0, help="--playthrough: frames a second (default 10)")
+    render.add_argument("--hold", type=float, default=1.0, metavar="S",
+                        help="--playthrough: seconds each table is held still (default 1)")
+    render.add_argument("--reach", type=float, default=1.5, metavar="S",
+                        help="--playthrough: seconds a hand takes to make a move (default 1.5)")
+    render.add_argument("--size", default="1280x720", metavar="WxH", help="--playthrough: picture size")
     render.add_argument("-o", "--output", required=True, metavar="PATH",
-                        help="the picture (.png or .jpg) for a scene file; a folder for --random")
+                        help="the picture (.png or .jpg) for a scene file; a folder for --random and --playthrough")
     render.add_argument("--truth", metavar="FILE", help="write the ground truth of a scene file as JSON here")
     render.add_argument("--masks", action="store_true", help="also write the instance image (16-bit PNG)")
     render.set_defaults(run=_render)
 
+    serve = commands.add_parser("serve", help="run the dashboard: start games, referee them, look back at them",
+                                description="Run the dashboard and print its address. It listens on this "
+                                            "machine only unless --host says otherwise; then every page and "
+                                            "command needs the access token printed with the address.")
+    _server_arguments(serve)
+    serve.set_defaults(run=_demo)
     demo = commands.add_parser("demo", help="open the dashboard on the built-in demo (no camera needed)",
                                description="Start the dashboard on this machine and print its address.")
-    demo.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    demo.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
-    demo.add_argument("--instance", metavar="DIR", help="instance folder for settings and data "
-                      "(default: ./instance)")
+    _server_arguments(demo)
     demo.set_defaults(run=_demo)
+
+    from vision.cards import command as recognize_command
+
+    recognize_command.add_parsers(commands, UserError)
 
     replay = commands.add_parser("replay", help="print a playthrough log: the game, every verdict, the outcome",
                                  description="Replay a playthrough log (.sqlite, or a .jsonl export): print the "
@@ -226,8 +243,10 @@ def _render(args: argparse.Namespace) -> int:
     from vision.synth.render import render
     from vision.synth.scene import SceneError
 
-    if (args.scene is None) == (args.random is None):
-        raise UserError("render takes a scene file or --random N, not both or neither")
+    if sum(x is not None for x in (args.scene, args.random, args.playthrough)) != 1:
+        raise UserError("render takes a scene file or --random N or --playthrough FILE: exactly one of them")
+    if args.playthrough is not None:
+        return _render_playthrough(args)
     try:
         if args.scene is not None:
             out = Path(args.output)
@@ -254,6 +273,40 @@ def _render(args: argparse.Namespace) -> int:
         raise UserError(str(exc)) from None
     except OSError as exc:
         raise UserError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    return 0
+
+
+def _render_playthrough(args: argparse.Namespace) -> int:
+    from referee.playthrough import PlaythroughError
+    from vision.synth.scene import SceneError
+    from vision.synth.script import write_frames
+
+    try:
+        size = tuple(int(v) for v in args.size.lower().split("x"))
+        if len(size) != 2:
+            raise ValueError
+    except ValueError:
+        raise UserError(f"--size is width x height in pixels, like 1280x720; got {args.size!r}") from None
+    if not args.fps > 0 or args.hold < 0 or args.reach < 0:
+        raise UserError("--fps must be positive, --hold and --reach not negative")
+
+    def progress(done: int, total: int) -> None:
+        bar = "#" * (30 * done // total)
+        print(f"\r[{bar:<30}] frame {done}/{total}", end="", file=sys.stderr, flush=True)
+
+    try:
+        total = write_frames(args.playthrough, args.output, seed=args.seed, size=size, fps=args.fps,
+                             hold_s=args.hold, reach_s=args.reach, progress=progress)
+    except FileNotFoundError:
+        raise UserError(f"no such playthrough file: {args.playthrough}") from None
+    except PlaythroughError as exc:
+        raise UserError(str(exc)) from None  # it names the file and line
+    except (SceneError, ValueError) as exc:
+        raise UserError(f"{args.playthrough}: {exc}") from None
+    except OSError as exc:
+        raise UserError(f"cannot write to {args.output}: {exc.strerror or exc}") from None
+    print(file=sys.stderr)
+    print(f"wrote {total} frames ({total / args.fps:.1f} s at {args.fps:g} fps) and their truth to {args.output}")
     return 0
 
 
@@ -293,12 +346,24 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def _server_arguments(command: argparse.ArgumentParser) -> None:
+    command.add_argument("--host", default="127.0.0.1",
+                         help="address to listen on (default 127.0.0.1: this machine only; 0.0.0.0: every network, "
+                              "with an access token)")
+    command.add_argument("--port", type=int, default=5000, help="port to listen on (default 5000)")
+    command.add_argument("--open", action="store_true", help="open the dashboard in this machine's browser")
+    command.add_argument("--token", help="the access token to require (default: $TABLESIDE_TOKEN, or a fresh one "
+                                         "when --host reaches beyond this machine)")
+    command.add_argument("--instance", metavar="DIR", help="instance folder for settings and data "
+                         "(default: ./instance)")
+
+
 def _demo(args: argparse.Namespace) -> int:
     from webui import ConfigError
     from webui.server import ServerError, serve
 
     try:
-        serve(host=args.host, port=args.port, instance_path=args.instance)
+        serve(host=args.host, port=args.port, open_browser=args.open, instance_path=args.instance, token=args.token)
     except (ServerError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     return 0

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import errno
+import os
+import secrets
 import socket
 import threading
 import webbrowser
@@ -10,16 +12,34 @@ import webbrowser
 from werkzeug.serving import get_sockaddr, make_server, select_address_family
 
 from webui import create_app
+from webui.security import is_loopback
+
+MIN_TOKEN_CHARS = 16  # a shorter token could be guessed by anyone on the network
 
 
 class ServerError(Exception):
     """The server cannot start: the message is one line saying why and what to do."""
 
 
+def access_token(host: str, given: str | None = None) -> str | None:
+    """The token the server will require: ``given`` (``--token``), else ``$TABLESIDE_TOKEN``, else a
+    fresh one when ``host`` can be reached from other machines; None (no token) for loopback only."""
+    token = given if given is not None else os.environ.get("TABLESIDE_TOKEN") or None
+    if token is not None:
+        token = token.strip()
+        if len(token) < MIN_TOKEN_CHARS or any(c.isspace() for c in token):
+            raise ServerError(f"an access token is at least {MIN_TOKEN_CHARS} characters without spaces; "
+                              "leave --token out to have one made")
+        return token
+    return None if is_loopback(host) else secrets.token_urlsafe(18)
+
+
 def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
-          instance_path: str | None = None) -> None:
-    """Serve until Ctrl+C. Raises :class:`ServerError` when the port cannot be opened."""
-    app = create_app(instance_path=instance_path)
+          instance_path: str | None = None, token: str | None = None) -> None:
+    """Serve until Ctrl+C. Raises :class:`ServerError` when the port cannot be opened. Beyond this
+    machine an access token is always required (``token``, ``$TABLESIDE_TOKEN`` or a fresh one)."""
+    token = access_token(host, token)
+    app = create_app({"ACCESS_TOKEN": token}, instance_path=instance_path)
     # We bind the socket ourselves: Werkzeug would print its own multi-line advice and exit.
     try:
         listener = _listen(host, port)
@@ -27,8 +47,11 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
         raise ServerError(_bind_failure(host, port, error)) from None
     with listener:
         server = make_server(host, port, app, threaded=True, fd=listener.fileno())
-    url = _browser_url(host, server.port)
+    url = _browser_url(host, server.port) + (f"?token={token}" if token else "")
     print(f"Tableside is running at {url} (press Ctrl+C to stop)", flush=True)
+    if token and not is_loopback(host):
+        print(f"From another device, use this machine's address with ?token={token} "
+              "(the token is needed for every page and command)", flush=True)
     if open_browser:
         # A browser may be slow to launch; the server must not wait for it.
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()

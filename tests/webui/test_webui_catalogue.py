@@ -57,8 +57,7 @@ def page(client, path: str) -> str:
 def test_home_says_what_tableside_is_and_links_the_catalogue(client):
     html = page(client, "/")
     assert "<h1>Tableside</h1>" in html
-    assert "not built yet" in html.lower()
-    for link in ('href="/games"', 'href="/pieces"', 'href="/api/games"'):
+    for link in ('href="/play"', 'href="/history"', 'href="/games"', 'href="/pieces"', 'href="/api/catalogue/games"'):
         assert link in html
     assert 'href="/static/style.css"' in html
 
@@ -92,14 +91,14 @@ def test_games_page_shows_editions_players_options_and_referee_status(client, sa
 
 
 def test_api_games_matches_the_registry(client):
-    data = client.get("/api/games").get_json()
+    data = client.get("/api/catalogue/games").get_json()
     assert [g["name"] for g in data] == [t.name for t in games.types()]
     for entry in data:
         assert entry["refereed"] == games.registry().is_refereed(entry["name"])
 
 
 def test_api_games_describes_each_game(client, sample_registry):
-    data = {g["name"]: g for g in client.get("/api/games").get_json()}
+    data = {g["name"]: g for g in client.get("/api/catalogue/games").get_json()}
     assert set(data) == {"sample", "duel"}
     sample = data["sample"]
     assert sample["title"] == "Sample Game"
@@ -134,7 +133,7 @@ def test_pieces_page_lists_decktet_suits_in_natural_order(client):
 
 
 def test_api_decktet_lists_all_45_cards(client):
-    cards = client.get("/api/decktet").get_json()
+    cards = client.get("/api/catalogue/decktet").get_json()
     assert len(cards) == 45
     by_id = {c["id"]: c for c in cards}
     assert by_id["mountain"] == {"id": "mountain", "name": "The Mountain", "rank": "4", "suits": ["Moons", "Suns"]}
@@ -146,11 +145,11 @@ def test_unknown_api_path_answers_json_error(client):
     assert response.status_code == 404
     assert response.is_json
     message = response.get_json()["error"]
-    assert "/api/nope" in message and "/api/games" in message
+    assert "/api/nope" in message and "/api/catalogue/games" in message
 
 
 def test_wrong_method_on_api_answers_json_error(client):
-    response = client.post("/api/games")
+    response = client.put("/api/catalogue/games")
     assert response.status_code == 405
     assert "error" in response.get_json()
 
@@ -200,7 +199,7 @@ def test_real_server_answers_api_games(app):
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
-        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/games", timeout=10) as response:
+        with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/api/catalogue/games", timeout=10) as response:
             assert response.status == 200
             assert response.headers.get_content_type() == "application/json"
             data = json.load(response)

@@ -1,0 +1,44 @@
+"""`tableside serve` and `tableside demo`: the flags reach the server, and bad ones are one-line errors."""
+
+from __future__ import annotations
+
+import pytest
+
+import webui.server
+from webui.cli import main
+
+
+@pytest.fixture
+def served(monkeypatch):
+    """What serve() was asked to do (the server itself is tested in test_security.py)."""
+    calls = []
+    monkeypatch.setattr(webui.server, "serve", lambda **kwargs: calls.append(kwargs))
+    return calls
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_defaults_listen_on_this_machine_only_and_open_no_browser(served, command):
+    assert main([command]) == 0
+    assert served == [{"host": "127.0.0.1", "port": 5000, "open_browser": False, "instance_path": None, "token": None}]
+
+
+@pytest.mark.parametrize("command", ["serve", "demo"])
+def test_flags_reach_the_server(served, command, tmp_path):
+    assert main([command, "--host", "0.0.0.0", "--port", "5050", "--open", "--token", "t" * 20,
+                 "--instance", str(tmp_path)]) == 0
+    assert served == [{"host": "0.0.0.0", "port": 5050, "open_browser": True, "instance_path": str(tmp_path),
+                       "token": "t" * 20}]
+
+
+def test_a_short_token_is_refused_in_one_line(tmp_path, capsys):
+    assert main(["serve", "--host", "0.0.0.0", "--token", "abc", "--instance", str(tmp_path)]) == 2
+    error = capsys.readouterr().err
+    assert error.startswith("tableside: an access token is at least 16 characters") and error.count("\n") == 1
+
+
+def test_help_names_every_flag(capsys):
+    with pytest.raises(SystemExit):
+        main(["serve", "--help"])
+    text = capsys.readouterr().out
+    for flag in ("--host", "--port", "--open", "--token", "--instance"):
+        assert flag in text
