@@ -68,9 +68,10 @@ def open_source(spec: str, *, fps: float | None = None, loop: bool = False,
                 size: tuple[int, int] | None = None) -> FrameSource:
     """Open what ``spec`` names; raise :class:`CaptureError` saying what is wrong when it cannot.
 
-    ``fps`` sets the pace of a folder of images (default 10) or overrides a video file's own;
-    ``loop`` replays a file or folder from the start when it ends; ``size`` asks a webcam for a
-    resolution (width, height), which the camera may round to one it supports.
+    ``fps`` sets the pace of a folder of images or of the demo (default 10) or overrides a video
+    file's own; ``loop`` replays a file, folder or demo from the start when it ends; ``size`` asks a
+    webcam for a resolution (width, height), which the camera may round to one it supports, and
+    sets the demo's picture size (default 1280x720).
     """
     if not isinstance(spec, str) or not spec.strip():
         raise CaptureError("no capture source given: use a webcam index (0), a video file, a folder of images, "
@@ -79,7 +80,7 @@ def open_source(spec: str, *, fps: float | None = None, loop: bool = False,
     if fps is not None and not fps > 0:
         raise CaptureError(f"a frame rate must be positive, got {fps!r}")
     if spec.startswith("demo:"):
-        return open_demo(spec.removeprefix("demo:"))
+        return open_demo(spec.removeprefix("demo:"), fps=fps, loop=loop, size=size)
     if spec.isdigit():
         return WebcamSource(int(spec), size)
     if re.fullmatch(r"-\d+", spec):
@@ -97,21 +98,22 @@ def open_source(spec: str, *, fps: float | None = None, loop: bool = False,
     raise CaptureError(f"no such file or folder: {spec}")
 
 
-def open_demo(game: str) -> FrameSource:
-    """``demo:<game>``: the renderer playing a scripted game of ``game`` (the hook for the demo).
-
-    Not available yet: the renderer's sequence mode (:mod:`vision.synth.sequence`) will provide
-    the frames; this is the one place to wire it in, returning a recorded-style source with
-    ``frame_interval = 1 / sequence.fps``.
-    """
+def open_demo(game: str, *, fps: float | None = None, loop: bool = False,
+              size: tuple[int, int] | None = None, seed: int = 0) -> FrameSource:
+    """``demo:<game>``: the renderer playing the built-in scripted game of ``game``
+    (:mod:`vision.synth.demo`), a recorded-style source with ``frame_interval = 1 / fps``
+    (default 10 frames a second) whose ``truth`` tells, for the frame last read, the game state the
+    table shows and the snapshot a perfect vision would report."""
     from referee.games import GameConfigError, registry
+    from vision.synth.demo import DEMO_GAMES, DemoSource
 
     try:
         registry().game_type(game)
     except GameConfigError as exc:
         raise CaptureError(f"demo:{game}: {exc}") from None
-    raise CaptureError(f"the demo source (demo:{game}) is not available yet: it needs the renderer's sequence "
-                       "mode; use a webcam, a video file, a folder of images or a camera URL meanwhile")
+    if game not in DEMO_GAMES:
+        raise CaptureError(f"demo:{game}: the demo table plays {', '.join(DEMO_GAMES)}, not {game}")
+    return DemoSource(game, seed=seed, size=size or (1280, 720), fps=fps or 10.0, loop=loop)
 
 
 class _LiveCamera:

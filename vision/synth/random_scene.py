@@ -19,7 +19,7 @@ from calibration.mats import PAPERS, mat_layout
 from referee import decktet
 from referee.cards import standard_deck
 from referee.dice import Die
-from referee.pyramids import STANDARD_COLOURS
+from referee.pyramids import STANDARD_COLOURS, Stack
 from vision.synth.camera import PinholeCamera
 from vision.synth.faces import BACK_COLOURS
 from vision.synth.scene import (CARD_MM, Camera, CardObject, ClutterObject, DieObject, Effects, HandObject, Light,
@@ -71,6 +71,10 @@ def random_scene(seed: int, size: tuple[int, int] | None = None, cards: int | No
     laid = _lay_cards(r, spot, ids, cards, back)
     stacks = pyramids if pyramids is not None else (int(rng.integers(1, 10)) if rng.random() < 0.4 else 0)
     pyramid_objects = [PyramidObject(_random_stack(r), *spot(0.15), angle=r.u(0, 90)) for _ in range(stacks)]
+    knocked = np.random.default_rng([seed, 11])  # its own draws, so everything else a seed gives stays put
+    for p in pyramid_objects:  # now and then a lone pyramid (or a nest) lies on its side
+        if knocked.random() < 0.15 and len(Stack.parse(p.stack).visible()) == 1:
+            p.lying, p.angle = True, round(float(knocked.uniform(-180, 180)), 2)
     dice = [DieObject(str(Die.orientations()[int(rng.integers(24))]), *spot(0.15), angle=r.u(0, 90),
                       size_mm=r.u(12, 18))
             for _ in range(1 if rng.random() < 0.25 else 0)]

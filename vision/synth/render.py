@@ -177,7 +177,10 @@ class _Painter:
         for p in scene.pyramids:
             stack = Stack.parse(p.stack)
             seen = "+".join(str(stack.pyramids[i]) for i, _ in stack_levels(stack))
-            index = self._new_object("pyramid", seen, _pose(p), {"stack": str(stack)})
+            extra = {"stack": str(stack)}
+            if p.lying:  # the truth's pointing direction, as a PyramidSighting writes it
+                extra["pointing_deg"] = round((p.angle + 180) % 360 - 180, 3)
+            index = self._new_object("pyramid", seen, _pose(p), extra)
             facets += pyramid_facets(p, index)
         for d in scene.dice:
             index = self._new_object("die", d.orientation[0], _pose(d), {"orientation": d.orientation})
@@ -222,8 +225,14 @@ class _Painter:
         surface = self.scene.surface
         texture, texels = tile(surface, self.scene.seed, self.px_per_mm)
         H = self._homography_mm() @ np.array([[1 / texels, 0, 0.5 / texels], [0, 1 / texels, 0.5 / texels], [0, 0, 1]])
-        table = cv2.warpPerspective(texture, H, (self.w, self.h), flags=cv2.INTER_LINEAR,
-                                    borderMode=cv2.BORDER_WRAP)
+        tiled = _tiled_cover(texture, H, (self.w, self.h))
+        if tiled is None:
+            table = cv2.warpPerspective(texture, H, (self.w, self.h), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_WRAP)
+        else:  # the same picture, twice as fast: OpenCV's wrapping border is its slow path
+            big, shift = tiled
+            table = cv2.warpPerspective(big, H @ shift, (self.w, self.h), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_REPLICATE)
         self.canvas = table.astype(np.float32)
 
     def _homography_mm(self, height_mm: float = 0.0) -> np.ndarray:
@@ -236,12 +245,12 @@ class _Painter:
         from calibration.mats import mat_layout
 
         mat = self.scene.mat
-        layout = mat_layout(mat.game, mat.paper)
+        layout = mat_layout(mat.game, mat.paper, mat.option_values())
         ox, oy = layout.origin_on_paper
         index = self._new_object("mat", f"mat-{mat.game}-{mat.paper}", {"x": -ox, "y": -oy, "angle": 0.0})
         pw, ph = layout.paper_mm
         corners = np.array([[-ox, -oy, 0], [pw - ox, -oy, 0], [pw - ox, ph - oy, 0], [-ox, ph - oy, 0]])
-        self._paste(_mat_paper(mat.game, mat.paper), None, corners, index)
+        self._paste(_mat_paper(mat.game, mat.paper, mat.options), None, corners, index)
         truth = self.objects[index - 1]
         truth.polygon = self.truth_points(corners).round(2).tolist()
         truth.extra = {"game": mat.game, "paper": mat.paper,
@@ -311,7 +320,8 @@ class _Painter:
         W, Hc = CARD_MM
         corners = [(u, v) for box in ((x0, y0, x1, y1), (W - x1, Hc - y1, W - x0, Hc - y0))
                    for u, v in ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))]
-        px = self.truth_points(np.array([_on_card(quads, u / W, v / Hc) for u, v in corners]))
+        uv = np.array(corners) / (W, Hc)
+        px = self.truth_points(_on_card(quads, uv[:, 0], uv[:, 1]))
         boxes = []
         for quad in (px[:4], px[4:]):
             lo, hi = quad.min(axis=0), quad.max(axis=0)
@@ -374,16 +384,17 @@ class _Painter:
         size = (x1 - x0, y1 - y0)
         warped = cv2.warpPerspective(img, H, size, flags=cv2.INTER_LINEAR,
                                      borderMode=cv2.BORDER_REPLICATE if strip else cv2.BORDER_CONSTANT)
-        a = warped[..., 3].astype(np.float32) * (1 / 255)
+        # (OpenCV's channel shuffles here are four times as fast as numpy's strided copies)
+        a = cv2.extractChannel(warped, 3).astype(np.float32) * (1 / 255)
         if strip:  # the strip's own quad bounds it, so neighbouring strips meet without a seam
             quad_mask = np.zeros(size[::-1], np.uint8)
             cv2.fillConvexPoly(quad_mask, np.round((dst - (x0, y0)) * (1 << _S)).astype(np.int32), 1, cv2.LINE_8, _S)
             a *= quad_mask
-        colour = warped[..., :3].astype(np.float32)
+        colour = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR).astype(np.float32)
         if shade != 1.0:
             colour *= shade
         if gloss and self.gloss is not None:
-            colour += self.gloss[y0:y1, x0:x1, None]
+            colour = cv2.add(colour, cv2.cvtColor(self.gloss[y0:y1, x0:x1], cv2.COLOR_GRAY2BGR))
         region = self.canvas[y0:y1, x0:x1]
         _blend(region, colour, a)
         self.labels[y0:y1, x0:x1][a > 0.5] = index
@@ -477,19 +488,22 @@ class _Painter:
         if facing:
             self.labels[y0:y1, x0:x1][mask > 0.5] = facet.owner
             pip_colour = tuple(float(c) * shade for c in facet.pip_colour)
-            for pip in facet.pips:
-                self._fill(self.project(pip), pip_colour)
+            if facet.pips:  # all of a face's pips in one go: they are small and never overlap
+                pips = self.project(np.vstack(facet.pips))
+                self._fill(np.split(pips, np.cumsum([len(p) for p in facet.pips])[:-1]), pip_colour)
         if facing and facet.rim:  # a bright rim along the edges, where the plastic's bevel catches the light
             cv2.polylines(region, [np.round((pts - (x0, y0)) * (1 << _S)).astype(np.int32)], True,
                           tuple(float(min(255.0, c * 1.15 + 20)) for c in colour), 1, cv2.LINE_AA, _S)
 
-    def _fill(self, pts: np.ndarray, colour: tuple[float, float, float]) -> None:
-        """An opaque anti-aliased convex polygon (canvas pixels), blended over its own small box."""
-        x0, y0, x1, y1 = _bbox(pts, self.w, self.h, grow=1)
+    def _fill(self, polygons: list[np.ndarray], colour: tuple[float, float, float]) -> None:
+        """Opaque anti-aliased convex polygons (canvas pixels) that do not overlap, blended over
+        their common small box."""
+        x0, y0, x1, y1 = _bbox(np.vstack(polygons), self.w, self.h, grow=1)
         if x1 <= x0 or y1 <= y0:
             return
         mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillConvexPoly(mask, np.round((pts - (x0, y0)) * (1 << _S)).astype(np.int32), 1.0, cv2.LINE_AA, _S)
+        for pts in polygons:
+            cv2.fillConvexPoly(mask, np.round((pts - (x0, y0)) * (1 << _S)).astype(np.int32), 1.0, cv2.LINE_AA, _S)
         region = self.canvas[y0:y1, x0:x1]
         _blend(region, np.full_like(region, colour), mask)
 
@@ -623,13 +637,14 @@ def _share(labels: np.ndarray, polygon: np.ndarray, index: int) -> float:
     return round(float(min(1.0, seen / area)), 4)
 
 
-def _on_card(quads: list[np.ndarray], u: float, v: float) -> np.ndarray:
-    """The 3D point at face coordinates (u across, v down, 0..1) of a card made of strips."""
-    k = min(int(v * len(quads)), len(quads) - 1)
-    tl, tr, br, bl = quads[k]
-    f = v * len(quads) - k
-    top = tl + (tr - tl) * u
-    bottom = bl + (br - bl) * u
+def _on_card(quads: list[np.ndarray], u: np.ndarray, v: np.ndarray) -> np.ndarray:
+    """The 3D points at face coordinates (u across, v down, 0..1; arrays) of a card made of strips."""
+    n = len(quads)
+    k = np.minimum((v * n).astype(int), n - 1)
+    corners = np.asarray(quads)[k]  # each point's strip: tl, tr, br, bl
+    f = (v * n - k)[:, None]
+    top = corners[:, 0] + (corners[:, 1] - corners[:, 0]) * u[:, None]
+    bottom = corners[:, 3] + (corners[:, 2] - corners[:, 3]) * u[:, None]
     return top + (bottom - top) * f
 
 
@@ -639,6 +654,31 @@ def _bbox(points: np.ndarray, w: int, h: int, grow: int = 1) -> tuple[int, int, 
     x1 = min(w, int(math.ceil(points[:, 0].max())) + grow + 1)
     y1 = min(h, int(math.ceil(points[:, 1].max())) + grow + 1)
     return x0, y0, x1, y1
+
+
+def _tiled_cover(texture: np.ndarray, H: np.ndarray, size: tuple[int, int], most: int = 16
+                 ) -> tuple[np.ndarray, np.ndarray] | None:
+    """The seamless ``texture`` repeated to cover all the texels the picture of ``size`` shows
+    through the texel-to-pixel homography ``H``, and the shift that maps the big tile's texels to
+    the small one's (so ``H @ shift`` warps it); None when that would take more than ``most`` tiles
+    (a camera looking far across the table)."""
+    w, h = size
+    frame = np.float64([[[0, 0], [w, 0], [w, h], [0, h]]])
+    try:
+        corners = cv2.perspectiveTransform(frame, np.linalg.inv(H))[0]
+    except np.linalg.LinAlgError:
+        return None
+    if not np.isfinite(corners).all():
+        return None
+    th, tw = texture.shape[:2]
+    lo = np.floor(corners.min(axis=0)) - 2
+    hi = np.ceil(corners.max(axis=0)) + 2
+    ox, oy = math.floor(lo[0] / tw) * tw, math.floor(lo[1] / th) * th
+    cols, rows = int((hi[0] - ox) // tw) + 1, int((hi[1] - oy) // th) + 1
+    if cols * rows > most:
+        return None
+    shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1.0]])
+    return np.tile(texture, (rows, cols, 1)), shift
 
 
 def _motion(length: float, angle_deg: float) -> np.ndarray:
@@ -681,11 +721,14 @@ def _cached(image: np.ndarray, key: int, build) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _mat_paper(game: str, paper: str) -> np.ndarray:
+def _mat_paper(game: str, paper: str, options: str = "") -> np.ndarray:
     """The printed mat at 4 px/mm, on slightly warm paper (BGR uint8)."""
     from calibration.mats import mat_layout
 
-    grey = mat_layout(game, paper).drawing().raster(4).astype(np.float32)
+    from vision.synth.scene import MatObject
+
+    grey = mat_layout(game, paper, MatObject(game, paper, options).option_values()).drawing().raster(4)
+    grey = grey.astype(np.float32)
     return np.clip(grey[..., None] * np.array([0.97, 0.99, 1.0], np.float32), 0, 255).astype(np.uint8)
 
 

@@ -105,12 +105,17 @@ class CardObject:
 
 @dataclass
 class PyramidObject:
-    """A stack of Looney pyramids standing on one spot, written bottom to top (``red3+blue1``)."""
+    """A stack of Looney pyramids standing on one spot, written bottom to top (``red3+blue1``).
+
+    ``lying``: the pyramid (or a nest, which looks like its outer pyramid) lies on one of its faces
+    with its tip pointing along ``angle``; (x, y) is then the middle of the footprint on the table.
+    """
 
     stack: str
     x: float
     y: float
     angle: float = 0.0
+    lying: bool = False
 
 
 @dataclass
@@ -154,10 +159,22 @@ class ClutterObject:
 
 @dataclass
 class MatObject:
-    """A printed play mat from :mod:`calibration.mats`, lying where its table frame says."""
+    """A printed play mat from :mod:`calibration.mats`, lying where its table frame says;
+    ``options`` are the mat's options written ``name:value,...`` (Pungo's ``arena:4x3,roll-grid:3x4``)."""
 
     game: str = "plain"
     paper: str = "A3"
+    options: str = ""
+
+    def option_values(self) -> dict[str, str]:
+        """The options as a dict; a malformed list raises :class:`SceneError`."""
+        values = {}
+        for item in filter(None, (part.strip() for part in self.options.split(","))):
+            name, colon, value = item.partition(":")
+            if not colon or not name or not value:
+                raise SceneError(f"mat.options: write name:value pairs joined by commas, not {self.options!r}")
+            values[name] = value
+        return values
 
 
 @dataclass
@@ -212,10 +229,14 @@ class Scene:
                 raise SceneError(f"cards[{i}].pile: a pile holds at least one card, not {card.pile}")
         for i, pyramid in enumerate(self.pyramids):
             try:
-                if not Stack.parse(pyramid.stack):
+                stack = Stack.parse(pyramid.stack)
+                if not stack:
                     raise ValueError("an empty stack")
             except ValueError as exc:
                 raise SceneError(f"pyramids[{i}].stack: {exc}") from None
+            if pyramid.lying and len(stack.visible()) != 1:
+                raise SceneError(f"pyramids[{i}].lying: only one pyramid (or a nest) lies on its side, "
+                                 f"not the tree {pyramid.stack}")
         for i, die in enumerate(self.dice):
             try:
                 Die.parse(die.orientation)
@@ -235,7 +256,7 @@ class Scene:
         if self.mat is not None:
             from calibration.mats import MatError, mat_layout
             try:
-                mat_layout(self.mat.game, self.mat.paper)
+                mat_layout(self.mat.game, self.mat.paper, self.mat.option_values())
             except MatError as exc:
                 raise SceneError(f"mat: {exc}") from None
 

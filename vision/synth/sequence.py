@@ -23,6 +23,7 @@ import numpy as np
 
 from vision.synth.render import Rendering, render
 from vision.synth.scene import HandObject, Scene, SceneError, _build
+from vision.synth.surfaces import VARIANTS
 
 
 @dataclass
@@ -51,11 +52,19 @@ class Sequence:
 
 def frames(sequence: Sequence) -> Iterator[tuple[float, Scene]]:
     """(time in seconds, scene) for every frame of the sequence."""
+    for t, scene, _ in timeline(sequence):
+        yield t, scene
+
+
+def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
+    """(time in seconds, scene, position) for every frame: ``position`` is the index in
+    ``sequence.states`` of the table the frame shows (while a hand makes a change, the old one
+    until the hand touches the table, then the new one)."""
     dt = 1.0 / sequence.fps
     n = 0
     for i, state in enumerate(sequence.states):
         for _ in range(round(sequence.hold_s * sequence.fps)):
-            yield n * dt, _frame_scene(state, n)
+            yield n * dt, _frame_scene(state, n), i
             n += 1
         if i + 1 == len(sequence.states):
             break
@@ -74,10 +83,18 @@ def frames(sequence: Sequence) -> Iterator[tuple[float, Scene]]:
             px_per_mm = _px_per_mm(state)
             hand = HandObject(float(x), float(y), angle=math.degrees(a), height_mm=40.0 + 80.0 * (1 - closeness),
                               skin=sequence.skin, motion_px=float(min(40.0, speed * px_per_mm * dt * 0.5)))
-            scene = _frame_scene(state if phase < 0.5 else after, n)
+            shown = i if phase < 0.5 else i + 1
+            scene = _frame_scene(sequence.states[shown], n)
             scene.hands = list(scene.hands) + [hand]
-            yield n * dt, scene
+            yield n * dt, scene, shown
             n += 1
+
+
+def frame_count(sequence: Sequence) -> int:
+    """How many frames :func:`timeline` yields."""
+    positions = len(sequence.states)
+    return (round(sequence.hold_s * sequence.fps) * positions
+            + max(2, round(sequence.reach_s * sequence.fps)) * max(positions - 1, 0))
 
 
 def render_sequence(sequence: Sequence, masks: bool = False) -> Iterator[tuple[float, Rendering]]:
@@ -86,9 +103,10 @@ def render_sequence(sequence: Sequence, masks: bool = False) -> Iterator[tuple[f
 
 
 def _frame_scene(state: Scene, n: int) -> Scene:
-    """The state for frame ``n``: same table, fresh sensor noise."""
+    """The state for frame ``n``: same table, fresh sensor noise. (The seed also picks the table's
+    texture, one of ``surfaces.VARIANTS``: every frame's seed keeps the state's choice.)"""
     scene = copy.deepcopy(state)
-    scene.seed = state.seed * 100003 + n
+    scene.seed = (state.seed * 100003 + n) * VARIANTS + state.seed % VARIANTS
     return scene
 
 

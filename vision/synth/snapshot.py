@@ -30,7 +30,7 @@ def expected_snapshot(rendering: Rendering, t: float = 0.0, min_visible: float =
             cards.append(CardSighting(o.label if face_up else "back", face_up, centre, corners, round(angle, 3), 1.0))
         elif o.kind == "pyramid":
             stack = tuple(Pyramid.parse(p) for p in o.label.split("+"))
-            pyramids.append(PyramidSighting(stack, centre, 1.0))
+            pyramids.append(PyramidSighting(stack, centre, 1.0, o.extra.get("pointing_deg")))
         elif o.kind == "die":
             dice.append(DieSighting(int(o.label), centre, 1.0))
         elif o.kind == "token":

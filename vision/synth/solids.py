@@ -81,6 +81,8 @@ def stack_levels(stack: Stack) -> list[tuple[int, float]]:
 
 
 def pyramid_facets(obj: PyramidObject, owner: int) -> list[Facet]:
+    if obj.lying:
+        return _lying_pyramid_facets(obj, owner)
     stack = Stack.parse(obj.stack)
     facets = []
     a = math.radians(obj.angle)
@@ -102,6 +104,47 @@ def pyramid_facets(obj: PyramidObject, owner: int) -> list[Facet]:
             if facet.normal[2] > 0:  # make the normal point out of the solid
                 facet.points, facet.normal = tri[::-1].copy(), -facet.normal
             facets.append(facet)
+    return facets
+
+
+def lying_footprint(obj: PyramidObject) -> tuple[float, float, float]:
+    """(length along the tip's direction, width, height above the table) of a lying pyramid."""
+    p = Stack.parse(obj.stack).visible()[-1]
+    b, h = p.size.base_mm, p.size.height_mm
+    slant = math.hypot(h, b / 2)
+    return slant, b, b * h / slant
+
+
+def _lying_pyramid_facets(obj: PyramidObject, owner: int) -> list[Facet]:
+    """A pyramid lying on one face, its tip along ``obj.angle``.
+
+    The face on the table is a triangle: its base edge across the tip's direction, the tip a slant
+    height (``s``) further on. The base square stands tilted over that edge: its far edge at
+    ``b * h / s`` above the table, ``b**2 / (2 s)`` towards the tip (the base is square to the
+    pyramid's axis, which runs from the base's middle to the tip)."""
+    p = Stack.parse(obj.stack).visible()[-1]  # a nest looks like its outer pyramid
+    b, h = p.size.base_mm, p.size.height_mm
+    s = math.hypot(h, b / 2)
+    a = math.radians(obj.angle)
+    u = np.array([math.cos(a), math.sin(a), 0.0])  # towards the tip
+    v = np.array([-math.sin(a), math.cos(a), 0.0])
+    up = np.array([0.0, 0.0, -1.0])  # table frame: height is -z
+    edge_mid = np.array([obj.x, obj.y, 0.0]) - u * s / 2
+    A, B = edge_mid - v * b / 2, edge_mid + v * b / 2
+    raised = edge_mid + u * b * b / (2 * s) + up * b * h / s
+    C, D = raised + v * b / 2, raised - v * b / 2
+    tip = edge_mid + u * s
+    inside = (A + B + C + D) / 4 * 0.75 + tip * 0.25
+    colour, alpha = pyramid_colour(p.colour)
+    pip_colour = tuple(c * 0.55 for c in colour) if alpha == 1.0 or p.colour != "clear" else (150, 150, 150)
+    facets = []
+    for pts, pips in ((np.array([A, B, C, D]), []),
+                      *((np.array([e0, e1, tip]), _pyramid_pips(e0, e1, tip, p.pips)) for e0, e1 in
+                        ((A, B), (B, C), (C, D), (D, A)))):
+        facet = Facet(pts, colour, alpha, owner, pips, pip_colour, rim=True)
+        if np.dot(facet.normal, pts.mean(axis=0) - inside) < 0:  # make the normal point out of the solid
+            facet.points, facet.normal = pts[::-1].copy(), -facet.normal
+        facets.append(facet)
     return facets
 
 

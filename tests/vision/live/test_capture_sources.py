@@ -82,7 +82,6 @@ def test_a_folder_plays_its_images_in_natural_order_and_skips_a_damaged_one(tmp_
     ("http://phone.local:http/video", "malformed camera URL"),
     ("rtsp://cam:99999/live", "Port out of range"),
     ("ftp://phone.local/video", "unsupported camera URL scheme 'ftp'"),
-    ("demo:pungo", r"demo source \(demo:pungo\) is not available yet"),
     ("demo:chess", "no game named 'chess'"),
 ])
 def test_each_bad_spec_gets_a_message_that_says_what_is_wrong(spec, message):
