@@ -1,0 +1,86 @@
+"""Pieces reader figures on rendered tables it never saw: accuracy per stage and time per 1280x720 frame."""
+
+from __future__ import annotations
+
+from bench import benchmark, percentiles
+from vision.pieces.measure import measure
+from vision.pieces.reader import PieceReader
+from vision.pieces.tokens import TokenRegistry
+from vision.pieces.trials import (MEASURE_SEEDS, POUCHES_TOKENS, calibration_of, deck_town_scene, piece_scene,
+                                  pouches_scene, pungo_scene, pungo_setup_scene, token_showing)
+from vision.synth.render import render
+
+SCENES = 30  # random piece tables; plus 8 Pungo openings, 8 Deck Town boards and 8 Pouches heaps
+
+_tally = None
+
+
+def _registry() -> TokenRegistry:
+    registry = TokenRegistry()
+    for k, token in enumerate(POUCHES_TOKENS):
+        shown = token_showing(token, 7000 + k)
+        PieceReader(calibration_of(shown), tokens=registry).register_token(
+            render(shown).image, token.label, token.shape, token.radius_mm, token.height_mm)
+    return registry
+
+
+def _measured():
+    global _tally
+    if _tally is None:
+        seeds = list(MEASURE_SEEDS)
+        tally = measure([(s, piece_scene(s)) for s in seeds[:SCENES]] + [(s, pungo_scene(s)) for s in seeds[:8]]
+                        + [(s, deck_town_scene(s)) for s in seeds[:8]])
+        registry = _registry()
+        _tally = measure([(s, pouches_scene(s)) for s in seeds[:8]], registry_of=lambda scene: registry, tally=tally)
+    return _tally
+
+
+@benchmark("pieces_accuracy", "fraction", f"pieces reader on {SCENES} random piece tables, 8 Pungo openings, 8 Deck "
+           "Town boards, 8 Pouches heaps (unseen seeds): pyramid bottom colour+size, whole tree stacks, die face, "
+           "token label; missed and extra are counts of pieces")
+def accuracy() -> dict[str, float]:
+    s = _measured().summary()
+    return {k: s[k] for k in ("pyramid_colour_size", "tree_stack", "die_face", "token_identity", "missed", "extra",
+                              "pieces")}
+
+
+@benchmark("pieces_position_error", "mm", "distance from the true base centre of every piece read (p95, max)")
+def position() -> dict[str, float]:
+    s = _measured().summary()
+    return {"p95": s["position_p95_mm"], "max": s["position_max_mm"]}
+
+
+@benchmark("pieces_frame_time", "s", "pieces reader time per 1280x720 frame (target p50 < 0.015 s)")
+def frame_time() -> dict[str, float]:
+    return percentiles(_measured().seconds)
+
+
+@benchmark("pieces_frame_cpu_time", "s", "pieces reader CPU time per 1280x720 frame (one core; wall time above "
+           "includes waiting on a shared machine)")
+def frame_cpu_time() -> dict[str, float]:
+    return percentiles(_measured().cpu_seconds)
+
+
+@benchmark("pieces_pungo_opening", "fraction", "share of 8 rendered Pungo openings (the rules' setup: four red "
+           "stacks with a same-colour tree, the die 1 up) whose whole arena and roll grid the Pungo layout reads "
+           "exactly as the opening state's view")
+def pungo_opening() -> float:
+    from calibration.mats import mat_layout
+    from referee import games, layouts
+    from referee.snapshot import TableSnapshot
+
+    zones = {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in mat_layout("pungo", "A3").zones}
+    xs = [x for x, y, w, h in zones.values()] + [x + w for x, y, w, h in zones.values()]
+    ys = [y for x, y, w, h in zones.values()] + [y + h for x, y, w, h in zones.values()]
+    area = (min(xs) - 10, min(ys) - 10, max(xs) - min(xs) + 20, max(ys) - min(ys) + 20)
+    game = games.get("pungo", players=["ann", "bob"])
+    state = game.new_state()
+    layout = layouts.for_game(game, zones=zones)
+    want = {k: v for k, v in state.view().items() if v}
+    right = 0
+    for seed in list(MEASURE_SEEDS)[:8]:
+        scene = pungo_setup_scene(seed)
+        reading = PieceReader(calibration_of(scene), dice_in_play=1, area_mm=area).read(render(scene).image)
+        seen = layout.read(TableSnapshot(0.0, pyramids=reading.pyramids, dice=reading.dice), state)
+        right += {k: v for k, v in seen.view.items() if v} == want
+    return right / 8

@@ -1,0 +1,85 @@
+"""Fit a solid's pose to a blob of foreground: where it stands and how it is turned, by matching outlines.
+
+A piece of known shape standing at (x, y) turned by ``angle`` has one outline in the picture (see
+:mod:`vision.pieces.solids`). :func:`fit_outline` moves (x, y) until that outline's centroid sits
+on the blob's, tries a few turns, and scores the fit by intersection over union with the blob.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.pieces.camera import TableCamera
+from vision.pieces.solids import outline_mask
+
+Points = Callable[[float, float, float], np.ndarray]  # (x, y, angle) -> 3D table points
+TURNS = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
+
+
+@dataclass
+class Blob:
+    """One connected region of foreground: its pixels as a mask over ``box`` (x0, y0, x1, y1)."""
+
+    box: tuple[int, int, int, int]
+    mask: np.ndarray  # uint8 0/1 over the box
+
+    @property
+    def area(self) -> int:
+        return int(self.mask.sum())
+
+    @property
+    def centroid(self) -> np.ndarray:
+        m = cv2.moments(self.mask, binaryImage=True)
+        return np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)]) + self.box[:2]
+
+
+@dataclass
+class Fit:
+    x: float
+    y: float
+    angle: float
+    iou: float
+    outline_px: np.ndarray  # the fitted outline's corners in the picture
+
+
+def fit_outline(blob: Blob, camera: TableCamera, points: Points, turns=TURNS, steps: int = 4) -> Fit:
+    """The pose whose projected outline best covers ``blob``."""
+    x, y = camera.to_table(blob.centroid.reshape(1, 2))[0]
+    J = _jacobian(camera, x, y)
+    angle = 0.0
+    for step in range(steps):
+        pixels = camera.project(points(x, y, angle))
+        hull = cv2.convexHull(pixels.astype(np.float32)).reshape(-1, 2)
+        m = cv2.moments(hull)
+        if m["m00"] <= 0:
+            break
+        shift = blob.centroid - np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
+        x, y = np.array([x, y]) + np.linalg.solve(J, shift)
+        if step == 1:  # once near, pick the turn that fits best
+            angle = max(turns, key=lambda a: _iou(blob, camera.project(points(x, y, a))))
+    pixels = camera.project(points(x, y, angle))
+    return Fit(float(x), float(y), angle, _iou(blob, pixels), pixels)
+
+
+def _jacobian(camera: TableCamera, x: float, y: float) -> np.ndarray:
+    p = camera.image_points(np.array([[x, y], [x + 1, y], [x, y + 1]]))
+    return np.column_stack([p[1] - p[0], p[2] - p[0]])
+
+
+def _iou(blob: Blob, pixels: np.ndarray) -> float:
+    x0, y0, x1, y1 = blob.box
+    px0, py0 = np.floor(pixels.min(axis=0)).astype(int)
+    px1, py1 = np.ceil(pixels.max(axis=0)).astype(int) + 1
+    box = (min(x0, px0), min(y0, py0), max(x1, px1), max(y1, py1))
+    if box[2] - box[0] > 4000 or box[3] - box[1] > 4000:
+        return 0.0
+    outline = outline_mask(pixels, box)
+    seen = np.zeros_like(outline)
+    seen[y0 - box[1]:y1 - box[1], x0 - box[0]:x1 - box[0]] = blob.mask
+    inter = np.count_nonzero(outline & seen)
+    union = np.count_nonzero(outline | seen)
+    return inter / union if union else 0.0

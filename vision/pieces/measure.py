@@ -1,0 +1,109 @@
+"""Measure the pieces reader on rendered scenes: the figures the tests assert and the bench records.
+
+For every piece fully in view, the nearest sighting within 15 mm is its reading (none: missed).
+Pyramids: the colour and size of the bottom pyramid, and for trees the whole visible stack bottom
+to top; dice: the top face; tokens: the label; all: the distance from the true centre.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+from referee.pyramids import Stack
+from vision.pieces.reader import PieceReader
+from vision.pieces.tokens import TokenRegistry
+from vision.pieces.trials import calibration_of, match
+from vision.synth.render import render
+
+
+@dataclass
+class Tally:
+    pyramids: int = 0
+    pyramid_right: int = 0  # bottom colour and size
+    trees: int = 0
+    trees_right: int = 0  # whole visible stack
+    dice: int = 0
+    dice_right: int = 0
+    tokens: int = 0
+    tokens_right: int = 0
+    missed: int = 0
+    extra: int = 0  # sightings that match no piece
+    errors_mm: list = field(default_factory=list)
+    seconds: list = field(default_factory=list)  # wall clock per frame
+    cpu_seconds: list = field(default_factory=list)  # this process's CPU time per frame (fairer on a busy machine)
+    wrong: list = field(default_factory=list)  # (seed, truth, read) for looking at
+
+    def rate(self, right: int, total: int) -> float:
+        return right / total if total else float("nan")
+
+    def summary(self) -> dict:
+        errors = sorted(self.errors_mm)
+        return {"pyramid_colour_size": self.rate(self.pyramid_right, self.pyramids),
+                "tree_stack": self.rate(self.trees_right, self.trees),
+                "die_face": self.rate(self.dice_right, self.dice),
+                "token_identity": self.rate(self.tokens_right, self.tokens),
+                "position_p95_mm": errors[int(0.95 * (len(errors) - 1))] if errors else float("nan"),
+                "position_max_mm": errors[-1] if errors else float("nan"),
+                "pieces": self.pyramids + self.dice + self.tokens, "missed": self.missed, "extra": self.extra}
+
+
+def measure(scenes, registry_of=None, tally: Tally | None = None) -> Tally:
+    """Read each (seed, scene) and count; ``registry_of(scene)`` gives the token registry to use. The reader is
+    told what the game has, as the live pipeline tells it: how many dice, whether pyramids are in play."""
+    tally = tally or Tally()
+    for seed, scene in scenes:
+        rendering = render(scene)
+        reader = PieceReader(calibration_of(scene), tokens=registry_of(scene) if registry_of else TokenRegistry(),
+                             dice_in_play=len(scene.dice), pyramids_in_play=bool(scene.pyramids))
+        started, cpu = time.perf_counter(), time.process_time()
+        reading = reader.read(rendering.image)
+        tally.seconds.append(time.perf_counter() - started)
+        tally.cpu_seconds.append(time.process_time() - cpu)
+        matched = 0
+        for truth, seen, d in match(reading.pyramids, rendering.objects, "pyramid"):
+            stack = Stack.parse(truth.label)
+            tally.pyramids += 1
+            tree = len(stack) > 1
+            tally.trees += tree
+            if seen is None:
+                tally.missed += 1
+                tally.wrong.append((seed, truth.label, None))
+                continue
+            matched += 1
+            tally.errors_mm.append(d)
+            ok = seen.stack[0] == stack.pyramids[0]
+            tally.pyramid_right += ok
+            exact = "+".join(map(str, seen.stack)) == truth.label
+            tally.trees_right += tree and exact
+            if not exact:
+                tally.wrong.append((seed, truth.label, "+".join(map(str, seen.stack))))
+        for truth, seen, d in match(reading.dice, rendering.objects, "die"):
+            tally.dice += 1
+            if seen is None:
+                tally.missed += 1
+                tally.wrong.append((seed, f"die {truth.label}", None))
+                continue
+            matched += 1
+            tally.errors_mm.append(d)
+            tally.dice_right += str(seen.face) == truth.label
+            if str(seen.face) != truth.label:
+                tally.wrong.append((seed, f"die {truth.label}", seen.face))
+        for truth, seen, d in match(reading.tokens, rendering.objects, "token"):
+            tally.tokens += 1
+            if seen is None:
+                tally.missed += 1
+                tally.wrong.append((seed, f"token {truth.label}", None))
+                continue
+            matched += 1
+            tally.errors_mm.append(d)
+            tally.tokens_right += seen.label == truth.label
+            if seen.label != truth.label:
+                tally.wrong.append((seed, f"token {truth.label}", seen.label))
+        tally.extra += len(reading.pyramids) + len(reading.dice) + len(reading.tokens) - matched
+        truth_spots = [(o.pose["x"], o.pose["y"]) for o in rendering.objects if o.kind in ("pyramid", "die", "token")]
+        for s in (*reading.pyramids, *reading.dice, *reading.tokens):
+            if all(math.dist(s.center_mm, t) >= 15.0 for t in truth_spots):
+                tally.wrong.append((seed, "nothing", f"{type(s).__name__} at {s.center_mm}"))
+    return tally

@@ -1,0 +1,96 @@
+"""Name the colour of a patch of plastic: nearest neighbours among patches seen on renders whose colour was known.
+
+Translucent plastic shows the table through it, and the light's colour shifts everything, so a
+patch is described by its own median Lab colour, the table's beside it, the colour of the light
+(the brightest tenth of the table) and how much the patch's lightness varies (clear plastic shows
+the table's pattern; white does not): ten numbers, weighted by :func:`embed` before comparing.
+The table of examples is fitted by ``models/pieces/recipe.py`` on renders the measurements never
+use and stored in ``models/pieces/palette.npz``. A patch further from every example than the
+examples are from each other is unknown: low confidence, never a guess.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+PALETTE_FILE = Path(__file__).resolve().parents[2] / "models" / "pieces" / "palette.npz"
+NEIGHBOURS = 7
+FEATURES = 10  # patch Lab, table Lab, light Lab, patch lightness spread
+
+
+def embed(features: np.ndarray) -> np.ndarray:
+    """The space the neighbours are found in: lightness counts less than hue (the light varies it
+    most), and the patch's hue is also taken relative to the light's (a warm bulb yellows everything)."""
+    f = np.asarray(features, np.float32).reshape(-1, FEATURES)
+    return np.hstack([f[:, :1] * 0.7, f[:, 1:3], f[:, 1:3] - f[:, 7:9], f[:, 3:4] * 0.7, f[:, 4:6] * 0.7, f[:, 9:10]])
+
+
+class PaletteError(RuntimeError):
+    """The fitted colour table is missing or unreadable: says how to rebuild it."""
+
+
+@dataclass(frozen=True)
+class Palette:
+    features: np.ndarray  # n x FEATURES float32, as :func:`embed` weights them
+    labels: np.ndarray  # n, str: colour names
+    reach: float  # a patch further than this from all examples is unknown
+
+    @classmethod
+    def load(cls, path: Path = PALETTE_FILE) -> Palette:
+        try:
+            data = np.load(path, allow_pickle=False)
+            features = data["features"].astype(np.float32)
+            if features.shape[1:] != (FEATURES,):
+                raise ValueError(f"its examples have {features.shape[1:]} numbers, not {FEATURES}")
+            return cls(features, data["labels"].astype(str), float(data["reach"]))
+        except (OSError, KeyError, ValueError) as exc:
+            raise PaletteError(f"cannot read the pyramid colour table {path}: {exc}; rebuild it with "
+                               "`python -m models.pieces.recipe`") from None
+
+    def save(self, path: Path = PALETTE_FILE) -> None:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(path, features=self.features.astype(np.float32), labels=self.labels.astype(str),
+                            reach=np.float32(self.reach))
+
+    @classmethod
+    def fit(cls, features: np.ndarray, labels: list[str]) -> Palette:
+        """A table from labelled examples; its reach is set from how far examples lie from their own kind."""
+        features = np.asarray(features, np.float32).reshape(-1, FEATURES)
+        e = embed(features)
+        nearest = [np.sort(np.sqrt(((e[i:i + 500, None, :] - e[None, :, :]) ** 2).sum(-1)), axis=1)[:, 1]
+                   for i in range(0, len(e), 500)]
+        reach = float(np.percentile(np.concatenate(nearest), 99)) * 2.0 if nearest else 40.0
+        return cls(features, np.asarray(labels, dtype=str), max(reach, 12.0))
+
+    @property
+    def _embedded(self) -> np.ndarray:
+        cached = self.__dict__.get("_embedded_cache")
+        if cached is None:
+            cached = embed(self.features)
+            object.__setattr__(self, "_embedded_cache", cached)
+        return cached
+
+    def with_colour(self, name: str, examples: np.ndarray) -> Palette:
+        """This table plus a colour registered at game start from a few example patches."""
+        examples = np.asarray(examples, np.float32).reshape(-1, FEATURES)
+        return Palette(np.vstack([self.features, examples]),
+                       np.concatenate([self.labels, np.full(len(examples), name)]), self.reach)
+
+    def classify(self, feature: np.ndarray) -> list[tuple[str, float]]:
+        """Colours with probabilities, best first; empty when the patch is like nothing known."""
+        if not len(self.features):
+            return []
+        d = np.sqrt(((self._embedded - embed(feature)) ** 2).sum(axis=1))
+        order = np.argsort(d)[:NEIGHBOURS]
+        if d[order[0]] > self.reach:
+            return []
+        votes: dict[str, float] = {}
+        for i in order:
+            votes[self.labels[i]] = votes.get(self.labels[i], 0.0) + 1.0 / (d[i] + 2.0)
+        total = sum(votes.values())
+        # confidence falls as the patch leaves the examples' neighbourhood
+        near = float(np.clip(1.5 - d[order[0]] / self.reach, 0.0, 1.0))
+        return sorted(((str(c), float(near * v / total)) for c, v in votes.items()), key=lambda cv: -cv[1])

@@ -1,0 +1,309 @@
+"""Pyramids, dice and tokens in a frame, in table millimetres: the pieces reader the live pipeline calls.
+
+For each blob of foreground (:mod:`vision.pieces.foreground`, on a half-size copy of the frame)
+it fits every kind of piece it knows, by outline (:mod:`vision.pieces.fitting`): the three pyramid
+sizes, dice of 12 to 18 mm and each registered token's shape; the best fit says what stands there
+and where its base is. Then the kind's own reader names it: colour bands for a pyramid stack
+(:mod:`vision.pieces.stacks`), the pip pattern of the top face for a die (:mod:`vision.pieces.dice`,
+which also finds a die the foreground missed by its pips), the registry for a token
+(:mod:`vision.pieces.tokens`). A blob no piece fits well is left out: a card's print, a shadow.
+
+    reader = PieceReader(calibration, tokens=registry, dice_in_play=1, area_mm=play_area)
+    reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.homography import TableCalibration
+from referee.pyramids import Size
+from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
+from vision.pieces.camera import TableCamera
+from vision.pieces import dice
+from vision.pieces.fitting import Blob, Fit, fit_outline
+from vision.pieces.foreground import Foreground
+from vision.pieces.joins import join_strength
+from vision.pieces.palette import NEIGHBOURS, Palette
+from vision.pieces.solids import cube_points, cylinder_points, outline_mask, pyramid_points
+from vision.pieces.stacks import read_stack
+from vision.pieces import tokens as tokens_module
+from vision.pieces.tokens import TokenRegistry, TokenSignature
+
+DIE_EDGES_MM = (12.0, 14.0, 16.0, 18.0)
+SHRINK = 2  # the frame is halved before looking for pieces: they stay 10+ pixels across, and it is 4x cheaper
+MIN_IOU = 0.55  # a worse fit is not a piece
+MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
+# a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
+COLOUR_GATE = 0.8
+
+
+@dataclass
+class PiecesReading:
+    pyramids: tuple[PyramidSighting, ...] = ()
+    dice: tuple[DieSighting, ...] = ()
+    tokens: tuple[TokenSighting, ...] = ()
+    bands: list = field(default_factory=list)  # (centre_mm, bottom size, band features): what the palette learns from
+
+
+def token_points(sig: TokenSignature):
+    """The outline points of a registered token's shape at a spot."""
+    if sig.shape == "disc":
+        return lambda x, y, a: cylinder_points(x, y, sig.radius_mm, sig.height_mm)
+    top = sig.height_mm * 0.78 + sig.radius_mm * 0.65  # a pawn: base ring, tapering body, head
+    def pawn(x, y, a):
+        base = cylinder_points(x, y, sig.radius_mm, sig.height_mm * 0.22)
+        head = cylinder_points(x, y, sig.radius_mm * 0.45, top)
+        return np.vstack([base, head[len(head) // 2:]])
+    return pawn
+
+
+class PieceReader:
+    """Reads pieces from frames of one camera; keeps the pose recovered from ``calibration``."""
+
+    def __init__(self, calibration: TableCalibration, tokens: TokenRegistry | None = None,
+                 palette: Palette | None = None, area_mm: tuple[float, float, float, float] | None = None,
+                 dice_in_play: int | None = None, pyramids_in_play: bool = True) -> None:
+        """``dice_in_play``: how many dice the game has (Pungo 1, Pouches 0), None when unknown: the best
+        matching that many are reported, and with 0 none is looked for (a card's printed pips can look like a
+        die's face). ``pyramids_in_play``: False where the game has none (pyramids registered as tokens are
+        still read)."""
+        self.camera = TableCamera.from_calibration(calibration)
+        self.view = self.camera.at_scale(1 / SHRINK)  # foreground and outlines work on a smaller copy
+        self.tokens = tokens or TokenRegistry()
+        self.palette = palette or Palette.load()
+        self.area_mm = area_mm  # (x, y, width, height): pieces elsewhere (a mat's markers, the box) are ignored
+        self.dice_in_play = dice_in_play
+        self.pyramids_in_play = pyramids_in_play
+
+    def read(self, image: np.ndarray) -> PiecesReading:
+        if image is None or image.ndim != 3 or image.shape[2] != 3:
+            raise ValueError("read() needs a BGR colour frame (height x width x 3)")
+        h, w = image.shape[:2]
+        if (w, h) != tuple(self.camera.calibration.image_size):
+            raise ValueError(f"the frame is {w}x{h} but the table calibration was made at "
+                             f"{self.camera.calibration.image_size[0]}x{self.camera.calibration.image_size[1]}")
+        self._grey_frame = None
+        small = cv2.resize(image, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
+        fg = Foreground.of(small, self._piece_px(small))
+        mask = fg.mask
+        if self.area_mm is not None:
+            x, y, aw, ah = self.area_mm
+            corners = np.array([[x, y], [x + aw, y], [x + aw, y + ah], [x, y + ah]] * 2, np.float64)
+            tall = np.column_stack([corners, [0.0] * 4 + [-Size.LARGE.height_mm] * 4])  # pieces stand up from it
+            poly = cv2.convexHull(self.view.project(tall).astype(np.float32))
+            keep = np.zeros_like(mask)
+            cv2.fillConvexPoly(keep, np.round(poly).astype(np.int32).reshape(-1, 2), 255)
+            mask = mask & keep
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        out = PiecesReading([], [], [], [])
+        tiny = self._tiny_area(small)
+        for i in range(1, n):
+            x0, y0, bw, bh, area = stats[i]
+            if area < tiny:
+                continue
+            blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
+                        (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+            self._read_blob(image, fg, blob, out)
+        self._tokens_by_colour(fg, out)
+        if self.dice_in_play is None or len(out.dice) < self.dice_in_play:
+            self._dice_by_pips(image, small, out)
+            if self.dice_in_play is not None:  # the game's dice are the best matching ones
+                out.dice = sorted(out.dice, key=lambda d: -d.confidence)[:self.dice_in_play]
+        self._grey_frame = None
+        return PiecesReading(tuple(out.pyramids), tuple(out.dice), tuple(out.tokens), out.bands)
+
+    def _grey(self, image: np.ndarray) -> np.ndarray:
+        if getattr(self, "_grey_frame", None) is None:
+            self._grey_frame = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        return self._grey_frame
+
+    def _tokens_by_colour(self, fg: Foreground, out: PiecesReading) -> None:
+        """Registered tokens the foreground missed (one standing on a card pile merges with the card's border),
+        looked for where the picture has the token's own colour."""
+        seen = {t.label for t in out.tokens}
+        for sig in self.tokens.shaped():
+            if sig.label in seen:
+                continue
+            d = fg.lab.astype(np.float32) - np.asarray(sig.colour_lab, np.float32)
+            distance = np.sqrt((0.25 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)  # as tokens.colour_distance
+            near = distance < COLOUR_GATE * tokens_module.REACH
+            mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+            best = None
+            for i in range(1, n):
+                x0, y0, bw, bh, area = stats[i]
+                if area < 12:
+                    continue
+                blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
+                            (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+                fit = fit_outline(blob, self.view, token_points(sig), turns=(0.0,))
+                if fit.iou >= MIN_IOU - 0.1 and (best is None or fit.iou > best.iou):
+                    best = fit
+            if best is None:
+                continue
+            taken = [s.center_mm for s in (*out.pyramids, *out.dice, *out.tokens)]
+            if any(np.hypot(best.x - t[0], best.y - t[1]) < sig.radius_mm for t in taken):
+                continue
+            token = self.tokens.identify(_body_colour(fg, best), {sig.label: best.iou}, (best.x, best.y))
+            if token is not None and token.label == sig.label and token.confidence >= MIN_TOKEN:
+                out.tokens.append(token)
+
+    def _dice_by_pips(self, image: np.ndarray, small: np.ndarray, out: PiecesReading) -> None:
+        """Dice that the colour foreground missed (a white die on a white mat), found by their pips."""
+        taken = [s.center_mm for s in (*out.pyramids, *out.dice, *out.tokens)]
+        for spot in dice.pip_spots(self._grey(image), self.camera):  # pips are tiny: full size
+            if any(np.hypot(spot[0] - t[0], spot[1] - t[1]) < 18.0 for t in taken):
+                continue
+            die = dice.sighting(dice.search_top_face(self._grey(image), self.camera, float(spot[0]), float(spot[1])))
+            if die is not None:
+                out.dice.append(die)
+                taken.append(die.center_mm)
+
+    def register_token(self, image: np.ndarray, label: str, shape: str, radius_mm: float, height_mm: float) -> None:
+        """"This is Ann's token": take the signature of the one token shown alone in ``image``."""
+        from vision.pieces.tokens import TokenError
+
+        if shape not in ("disc", "pawn"):
+            raise TokenError(f"token {label!r}: shape {shape!r} is not 'disc' or 'pawn'")
+        probe = TokenSignature(label, shape, radius_mm, height_mm)
+        small = cv2.resize(image, (image.shape[1] // SHRINK, image.shape[0] // SHRINK), interpolation=cv2.INTER_AREA)
+        fg = Foreground.of(small, self._piece_px(small))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(fg.mask, connectivity=8)
+        best = None
+        for i in range(1, n):
+            x0, y0, bw, bh, _ = stats[i]
+            blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
+                        (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+            if blob.area < 30:
+                continue
+            fit = fit_outline(blob, self.view, token_points(probe), turns=(0.0,))
+            if best is None or fit.iou > best.iou:
+                best = fit
+        if best is None or best.iou < MIN_IOU:
+            raise TokenError(f"token {label!r}: no {shape} of radius {radius_mm} mm and height {height_mm} mm "
+                             "stands alone in view; put just that token down in front of the camera")
+        colour = _body_colour(fg, best)
+        self.tokens.add(TokenSignature(label, shape, radius_mm, height_mm, tuple(float(v) for v in colour)))
+
+    def register_colour(self, image: np.ndarray, name: str) -> None:
+        """A pyramid colour the players brought (``name``, a lower-case word), from a frame showing one
+        pyramid of it alone: its colour bands join the palette for this reader."""
+        from referee.pyramids import Pyramid
+
+        Pyramid(name, Size.SMALL)  # refuses a name that is no colour word, with a message
+        reading = self.read(image)
+        bands = [f for _, _, features in reading.bands for f in features if f is not None]
+        if not bands or len(reading.bands) != 1:
+            raise ValueError(f"colour {name!r}: show exactly one pyramid of it alone in front of the camera")
+        # a handful of examples against thousands, seen at one spot: each is also taken lighter and darker (a
+        # facet turned to or from the lamp), and counts as many times as the neighbours that vote
+        examples = []
+        for f in bands:
+            for gain in (0.7, 0.85, 1.0, 1.2, 1.4):
+                shaded = f.copy()
+                shaded[0] = min(255.0, f[0] * gain)
+                examples.append(shaded)
+        self.palette = self.palette.with_colour(name, np.repeat(np.array(examples), NEIGHBOURS, axis=0))
+
+    def _piece_px(self, small: np.ndarray) -> float:
+        """About how many pixels of ``small`` a large pyramid's height spans near the picture's centre."""
+        h, w = small.shape[:2]
+        centre = self.view.to_table(np.array([[w / 2, h / 2]]))[0]
+        return self.view.px_per_mm(tuple(centre)) * Size.LARGE.height_mm
+
+    def _tiny_area(self, small: np.ndarray) -> float:
+        """Blobs under this many pixels are too small to be any piece, wherever they are in the picture."""
+        h, w = small.shape[:2]
+        spots = self.view.to_table(np.array([[w / 2, 0], [w / 2, h - 1], [0, h / 2], [w - 1, h / 2]]))
+        return 0.3 * min(self.view.px_per_mm(tuple(p)) for p in spots) ** 2 * Size.SMALL.base_mm ** 2
+
+    def _expected_area(self, at_mm, points) -> float:
+        px = self.view.project(points(at_mm[0], at_mm[1], 0.0))
+        return float(cv2.contourArea(cv2.convexHull(px.astype(np.float32))))
+
+    def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading) -> None:
+        at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
+        smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
+        largest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.LARGE))
+        if not 0.35 * smallest <= blob.area <= 2.5 * largest:
+            return
+        fits: list[tuple[float, str, object, Fit]] = []
+        for size in Size:
+            f = fit_outline(blob, self.view, lambda x, y, a, s=size: pyramid_points(x, y, a, s))
+            fits.append((f.iou, "pyramid", size, f))
+        for edge in DIE_EDGES_MM:
+            f = fit_outline(blob, self.view, lambda x, y, a, e=edge: cube_points(x, y, a, e))
+            fits.append((f.iou, "die", edge, f))
+            # a white die on a pale table may show only its lit top face: its sides look like shadow
+            f = fit_outline(blob, self.view, lambda x, y, a, e=edge: cube_points(x, y, a, e, top_only=True))
+            fits.append((f.iou, "die", edge, f))
+        for sig in self.tokens.shaped():
+            f = fit_outline(blob, self.view, token_points(sig), turns=(0.0,))
+            fits.append((f.iou, "token", sig, f))
+        fits.sort(key=lambda item: -item[0])
+        die_fit = next(f for f in fits if f[1] == "die")
+        others = [f for f in fits if f[1] != "die"]
+        if not (self.pyramids_in_play or any(s.shape == "pyramid" for s in self.tokens.signatures)):
+            others = [f for f in others if f[1] != "pyramid"]
+        dice_left = self.dice_in_play is None or len(out.dice) < self.dice_in_play
+        if die_fit[0] >= MIN_IOU and dice_left and (not others or die_fit[0] >= others[0][0] - 0.1):
+            # seen from above a die and a pyramid have the same square outline: the pips decide
+            die = dice.sighting(dice.search_top_face(self._grey(image), self.camera, die_fit[3].x, die_fit[3].y,
+                                                     reach_mm=4.0))
+            if die is not None:
+                out.dice.append(die)
+                return
+        token_fits = [f for f in others if f[1] == "token"]
+        if token_fits and token_fits[0][0] >= MIN_IOU - 0.05:
+            # a registered token's colour decides between it and a pyramid of about its outline
+            token = self.tokens.identify(_body_colour(fg, token_fits[0][3]), {f[2].label: f[0] for f in token_fits},
+                                         (token_fits[0][3].x, token_fits[0][3].y))
+            if token is not None and token.confidence >= 0.5:
+                out.tokens.append(token)
+                return
+        if not others or others[0][0] < MIN_IOU:
+            return
+        iou, kind, what, fit = others[0]
+        if kind == "pyramid":
+            sizes = sorted(((f[0], f[2]) for f in fits if f[1] == "pyramid"), reverse=True)
+            margin = sizes[0][0] - sizes[1][0]
+            size_conf = float(np.clip(0.5 + margin * 5, 0.5, 1.0)) * float(np.clip((iou - 0.4) / 0.3, 0, 1))
+            alts = [(s, round(float(v / max(sizes[0][0], 1e-6)) * 0.5, 4)) for v, s in sizes[1:2] if v > MIN_IOU]
+            grey = self._grey(image)
+            full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
+            sighting, features = read_stack(fit, what, self.view, fg, self.palette, size_conf, alts,
+                                            join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera))
+            out.bands.append(((fit.x, fit.y), int(what), features))
+            token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))
+            if token is not None:
+                out.tokens.append(TokenSighting(token.label, sighting.center_mm, sighting.confidence))
+            else:
+                out.pyramids.append(sighting)
+        else:
+            shape_fits = {f[2].label: f[0] for f in fits if f[1] == "token"}
+            colour = _body_colour(fg, fit)
+            token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
+            if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
+                out.tokens.append(token)
+
+
+def _body_colour(fg: Foreground, fit: Fit) -> np.ndarray:
+    """Median Lab inside a fitted outline, shrunk away from its edge."""
+    px = fit.outline_px
+    h, w = fg.mask.shape
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1, (w, h))
+    m = outline_mask(px, (int(x0), int(y0), int(x1), int(y1)))
+    inner = cv2.erode(m, np.ones((5, 5), np.uint8))
+    sel = (inner if inner.sum() > 10 else m).astype(bool)
+    return np.median(fg.lab[y0:y1, x0:x1][sel], axis=0).astype(np.float32)
+
+
+def read_pieces(image: np.ndarray, calibration: TableCalibration, tokens: TokenRegistry | None = None,
+                palette: Palette | None = None) -> PiecesReading:
+    """One frame's pyramids, dice and tokens (builds a :class:`PieceReader`; keep one for a stream of frames)."""
+    return PieceReader(calibration, tokens, palette).read(image)

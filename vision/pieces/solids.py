@@ -1,0 +1,61 @@
+"""The outlines of the pieces in the picture: pyramid stacks, a die and tokens as 3D point sets.
+
+Each piece is convex or nearly so (a pawn's waist is the exception, and its hull is close enough),
+so its outline in the picture is the convex hull of its corners projected by the camera. A tree's
+outline is its bottom pyramid's: a smaller pyramid perched on a larger one's tip stands exactly
+where the larger one narrows to its base, so the two share their slopes.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+
+from referee.pyramids import Size
+
+
+def pyramid_points(x: float, y: float, angle_deg: float, size: Size, base_mm: float = 0.0,
+                   top_mm: float | None = None, bottom_mm: float = 0.0) -> np.ndarray:
+    """Corners of a pyramid standing on the table at (x, y), cut to the heights ``bottom_mm``..``top_mm``
+    above its own base (standing ``base_mm`` above the table): a frustum, or the whole pyramid."""
+    half, height = size.base_mm / 2, size.height_mm
+    top = height if top_mm is None else min(top_mm, height)
+    a = math.radians(angle_deg)
+    c, s_ = math.cos(a), math.sin(a)
+    corners = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    turned = corners @ np.array([[c, s_], [-s_, c]])  # rows: sx * ex + sy * ey
+    points = np.empty((8, 3))
+    for k, z in enumerate((bottom_mm, top)):
+        r = half * (1 - z / height)
+        points[4 * k:4 * k + 4, :2] = (x, y) + r * turned
+        points[4 * k:4 * k + 4, 2] = -(base_mm + z)
+    return points
+
+
+def cube_points(x: float, y: float, angle_deg: float, edge_mm: float, top_only: bool = False) -> np.ndarray:
+    """Corners of a cube standing on the table (or, ``top_only``, of its top face, clockwise in the table frame)."""
+    a = math.radians(angle_deg)
+    c, s_ = math.cos(a), math.sin(a)
+    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) @ np.array([[c, s_], [-s_, c]])
+    ring = (x, y) + edge_mm / 2 * square
+    levels = (edge_mm,) if top_only else (0.0, edge_mm)
+    return np.vstack([np.column_stack([ring, np.full(4, -z)]) for z in levels])
+
+
+def cylinder_points(x: float, y: float, radius_mm: float, height_mm: float, segments: int = 16) -> np.ndarray:
+    """Points round a cylinder (a disc, or the hull of a pawn) standing on the table."""
+    t = np.linspace(0, 2 * np.pi, segments, endpoint=False)
+    ring = np.column_stack([x + radius_mm * np.cos(t), y + radius_mm * np.sin(t)])
+    return np.vstack([np.column_stack([ring, np.zeros(segments)]),
+                      np.column_stack([ring, np.full(segments, -height_mm)])])
+
+
+def outline_mask(pixels: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
+    """A 0/1 mask over ``box`` (x0, y0, x1, y1) of the convex hull of ``pixels``."""
+    x0, y0, x1, y1 = box
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    hull = cv2.convexHull(np.round((pixels - (x0, y0)) * 16).astype(np.int32))
+    cv2.fillConvexPoly(mask, hull, 1, cv2.LINE_8, 4)
+    return mask
