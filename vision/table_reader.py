@@ -82,3 +82,46 @@ def _default_recogniser() -> CardRecogniser:
     if _RECOGNISER is None:
         _RECOGNISER = CardRecogniser()
     return _RECOGNISER
+
+
+# What pieces each game puts on the table: (dice, pyramids). Mongoose is cards only.
+GAME_PIECES = {"pouches": (0, False), "deck-town": (0, True), "pungo": (1, True)}
+
+
+@dataclass
+class GamePieces:
+    """The pieces step of the pipeline for one game: a :class:`vision.pieces.PieceReader` made
+    once the table is calibrated, knowing the game's dice and pyramids and the registered tokens
+    (``showings``: frames each showing one token alone, with its label, shape and size)."""
+
+    game: str
+    layout: MatLayout
+    showings: list = field(default_factory=list)  # (frame, label, shape, radius_mm, height_mm)
+    _reader: object | None = None
+    _calibration: TableCalibration | None = None
+
+    def __call__(self, frame: np.ndarray, calibration: TableCalibration) -> tuple[tuple, tuple, tuple]:
+        if self.game not in GAME_PIECES:
+            return (), (), ()
+        if self._reader is None or _moved(calibration, self._calibration, self.layout):
+            from vision.pieces import PieceReader
+
+            dice, pyramids = GAME_PIECES[self.game]
+            ox, oy = self.layout.origin_on_paper
+            area = (-ox, -oy, *self.layout.paper_mm)
+            reader = PieceReader(calibration, area_mm=area, dice_in_play=dice, pyramids_in_play=pyramids)
+            for shown, label, shape, radius, height in self.showings:
+                reader.register_token(shown, label, shape, radius, height)
+            self._reader, self._calibration = reader, calibration
+        reading = self._reader.read(frame)
+        return reading.pyramids, reading.dice, reading.tokens
+
+
+def _moved(a: TableCalibration, b: TableCalibration | None, layout: MatLayout, px: float = 2.0) -> bool:
+    """Whether two calibrations put the mat's corners more than ``px`` apart in the picture (the camera moved)."""
+    if b is None:
+        return True
+    ox, oy = layout.origin_on_paper
+    w, h = layout.paper_mm
+    corners = np.array([[-ox, -oy], [w - ox, -oy], [w - ox, h - oy], [-ox, h - oy]], np.float64)
+    return float(np.abs(a.to_image(corners) - b.to_image(corners)).max()) > px

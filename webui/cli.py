@@ -106,11 +106,19 @@ def _parser() -> argparse.ArgumentParser:
                                             "machine only unless --host says otherwise; then every page and "
                                             "command needs the access token printed with the address.")
     _server_arguments(serve)
-    serve.set_defaults(run=_demo)
+    serve.set_defaults(run=_serve)
     demo = commands.add_parser("demo", help="open the dashboard on the built-in demo (no camera needed)",
-                               description="Start the dashboard on this machine and print its address.")
+                               description="Start the dashboard with the demo table playing a scripted game "
+                                           "through the real pipeline (rendered frames, vision, referee), and "
+                                           "print the address of its live page.")
     _server_arguments(demo)
-    demo.set_defaults(run=_demo)
+    demo.add_argument("--game", default="pouches", type=lambda v: {"decktown": "deck-town"}.get(v, v),
+                      choices=("pouches", "mongoose", "deck-town", "pungo"),
+                      help="the game the demo table plays (default pouches; decktown is deck-town)")
+    demo.add_argument("--simulated-vision", action="store_true",
+                      help="give the referee what a perfect recogniser would see (the renderer's ground truth) "
+                           "instead of running recognition: shows the referee and dashboard at work")
+    demo.set_defaults(run=_serve)
 
     from vision.cards import command as recognize_command
 
@@ -358,12 +366,13 @@ def _server_arguments(command: argparse.ArgumentParser) -> None:
                          "(default: ./instance)")
 
 
-def _demo(args: argparse.Namespace) -> int:
+def _serve(args: argparse.Namespace) -> int:
     from webui import ConfigError
     from webui.server import ServerError, serve
 
     try:
-        serve(host=args.host, port=args.port, open_browser=args.open, instance_path=args.instance, token=args.token)
+        serve(host=args.host, port=args.port, open_browser=args.open, instance_path=args.instance, token=args.token,
+              demo=getattr(args, "game", None), simulated_vision=getattr(args, "simulated_vision", False))
     except (ServerError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     return 0

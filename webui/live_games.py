@@ -135,15 +135,16 @@ class LiveGames:
     def seating_path(self, game_id: str) -> Path:
         return self.folder / f"{game_id}.json"
 
-    def start(self, game: Game, setup=None, seating: Seating | None = None) -> LiveGame:
-        """A new game with a fresh id; ``game.new_state(setup)`` errors (a bad setup) propagate."""
+    def start(self, game: Game, setup=None, seating: Seating | None = None, layout=None) -> LiveGame:
+        """A new game with a fresh id; ``game.new_state(setup)`` errors (a bad setup) propagate.
+        ``layout`` is how the table's places are read (default: the game's, with no mat zones)."""
         seating = seating or Seating()
         with self._lock:
             game_id = self._new_id(game)
             self.folder.mkdir(parents=True, exist_ok=True)
             path = self.log_path(game_id)
             state = game.new_state(setup)  # before any file exists: a bad setup leaves nothing behind
-            session = Session(game, state, layouts.for_game(game), PlaythroughLog.create(path), setup)
+            session = Session(game, state, layout or layouts.for_game(game), PlaythroughLog.create(path), setup)
             self.seating_path(game_id).write_text(json.dumps(seating.to_json()), encoding="utf-8")
             live = self._games[game_id] = LiveGame(game_id, session, self.hub, seating)
         self.hub.publish(game_id, list(session.log.events()))

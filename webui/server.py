@@ -35,11 +35,14 @@ def access_token(host: str, given: str | None = None) -> str | None:
 
 
 def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
-          instance_path: str | None = None, token: str | None = None) -> None:
+          instance_path: str | None = None, token: str | None = None, demo: str | None = None,
+          simulated_vision: bool = False) -> None:
     """Serve until Ctrl+C. Raises :class:`ServerError` when the port cannot be opened. Beyond this
-    machine an access token is always required (``token``, ``$TABLESIDE_TOKEN`` or a fresh one)."""
+    machine an access token is always required (``token``, ``$TABLESIDE_TOKEN`` or a fresh one).
+    With ``demo`` (a game's name), the demo table plays that game into a new live game."""
     token = access_token(host, token)
     app = create_app({"ACCESS_TOKEN": token}, instance_path=instance_path)
+    page = "/"
     # We bind the socket ourselves: Werkzeug would print its own multi-line advice and exit.
     try:
         listener = _listen(host, port)
@@ -47,7 +50,13 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
         raise ServerError(_bind_failure(host, port, error)) from None
     with listener:
         server = make_server(host, port, app, threaded=True, fd=listener.fileno())
-    url = _browser_url(host, server.port) + (f"?token={token}" if token else "")
+    if demo is not None:
+        from webui.demo import start_demo
+
+        runner = start_demo(app, demo, simulated=simulated_vision)
+        page = f"/play/{runner.live.id}"
+        print(f"The demo table is playing {demo} ({runner.source.description})", flush=True)
+    url = _browser_url(host, server.port).rstrip("/") + page + (f"?token={token}" if token else "")
     print(f"Tableside is running at {url} (press Ctrl+C to stop)", flush=True)
     if token and not is_loopback(host):
         print(f"From another device, use this machine's address with ?token={token} "

@@ -22,7 +22,7 @@ from vision.synth.render import render
 SHARED = Path(__file__).resolve().parents[2].parent / "shared" / "data"
 ART = ("card_art/byron_knoll", "card_art/htdebeer", "decktet/art/tenza-magnate", "decktet/art/snej-oracles")
 SEEN = 0.85  # share of an index box that must show its own card for the index to be asked for
-MIN_LEGIBLE_PX = 12  # a smaller index (full-size picture) is not taught to the classifier: too few pixels to read
+MIN_LEGIBLE_PX = 14  # a smaller index (detector picture) is not taught to the classifier: too few pixels to read
 HIDDEN = 0.35  # below this share an index is plainly gone; in between it is neither asked for nor punished
 
 
@@ -41,8 +41,8 @@ class Sample:
     jpeg: bytes  # the scene scaled for the detector, JPEG as a camera would send it
     indices: list[Index]
     backs: list[tuple[float, float, float, float]]  # boxes of face-down cards seen enough to count
-    crops: np.ndarray  # N x CROP x CROP x 3 uint8 from the full-size picture
-    crop_labels: np.ndarray  # N class numbers
+    crops: np.ndarray  # N x CROP x CROP x 3 uint8 from the full-size picture: what is not an index
+    crop_labels: np.ndarray  # N class numbers (all 'none'; index crops are cut by scene_index_crops)
 
 
 def art_folders() -> list[str]:
@@ -76,11 +76,7 @@ def sample(seed: int, rng: np.random.Generator | None = None) -> Sample:
                 continue
             indices.append(Index((x0 * scale, y0 * scale, x1 * scale, y1 * scale),
                                  tuple(centre * scale), obj.label, seen))
-            if seen >= SEEN and max(x1 - x0, y1 - y0) >= MIN_LEGIBLE_PX:
-                for _ in range(2):
-                    crops.append(jittered_crop(image, (x0, y0, x1, y1), rng))
-                    crop_labels.append(INDEX[obj.label])
-    for _ in range(max(4, len(crops) // 3)):  # what is not an index: pips, art, table, hands, clutter
+    for _ in range(max(4, len(indices) // 2)):  # what is not an index: pips, art, table, hands, clutter
         crop = _background_crop(image, [i.box for i in indices], scale, rng)
         if crop is not None:
             crops.append(crop)
@@ -92,17 +88,37 @@ def sample(seed: int, rng: np.random.Generator | None = None) -> Sample:
 
 
 def crop_around(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0.0, 0.0)) -> np.ndarray:
-    """The classifier's input: a square around ``box`` (x0, y0, x1, y1), resized to CROP x CROP.
-    Shared with the runtime through :mod:`vision.cards.recognise`, which cuts crops the same way."""
+    """An unturned crop (for what is not an index), cut as the runtime cuts crops."""
     from vision.cards.recognise import crop_square
 
     return crop_square(image, box, side_scale, shift)
 
 
-def jittered_crop(image: np.ndarray, box, rng: np.random.Generator) -> np.ndarray:
-    """A crop as the detector would cut it: its box a little off in place and size."""
-    return crop_around(image, box, CROP_SCALE * float(rng.uniform(0.85, 1.2)),
-                       (float(rng.uniform(-0.12, 0.12)), float(rng.uniform(-0.12, 0.12))))
+def jittered_crop(image: np.ndarray, box, card_centre, rng: np.random.Generator) -> np.ndarray:
+    """An index crop as the runtime would cut it from a detection: turned upright by the card's
+    centre, its place, size and turn a little off (as the detector's are)."""
+    from vision.cards.recognise import crop_upright
+
+    return crop_upright(image, box, card_centre, CROP_SCALE * float(rng.uniform(0.85, 1.2)),
+                        (float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(-12, 12)))
+
+
+def scene_index_crops(samples: list[Sample], seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """Index crops from the rendered scenes' detector pictures: every index in full view and at
+    least :data:`MIN_LEGIBLE_PX` across, and sharp enough for a person to read."""
+    rng = np.random.default_rng(seed)
+    crops, labels = [], []
+    for s in samples:
+        legible_ones = [i for i in s.indices if i.seen >= SEEN and max(i.box[2] - i.box[0], i.box[3] - i.box[1]) >= MIN_LEGIBLE_PX]
+        if not legible_ones:
+            continue
+        image = cv2.imdecode(np.frombuffer(s.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        for i in legible_ones:
+            crops.append(jittered_crop(image, i.box, i.centre_of_card, rng))
+            labels.append(INDEX[i.label])
+    crops, labels = np.array(crops, np.uint8).reshape(-1, CROP, CROP, 3), np.array(labels, np.int64)
+    keep = legible(crops, labels)
+    return crops[keep], labels[keep]
 
 
 def _background_crop(image, boxes, scale, rng) -> np.ndarray | None:
@@ -191,7 +207,9 @@ def face_crops(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         full = tilt @ np.vstack([m, [0, 0, 1]])
         out = cv2.warpPerspective(img, full, (canvas, canvas), flags=cv2.INTER_AREA if k < 1 else cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_TRANSPARENT, dst=table)
-        corners = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), full)[0]
+        corners = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1], [w / 2, h / 2]]],
+                                                    np.float64), full)[0]
+        card_centre, corners = corners[4], corners[:4]
         light = rng.uniform(0.88, 1.12, 3) * rng.uniform(0.6, 1.2)  # colour temperature, brightness
         out = np.clip(out.astype(np.float32) * light, 0, 255).astype(np.uint8)
         if rng.random() < 0.6:
@@ -199,7 +217,7 @@ def face_crops(count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
         ok, jpeg = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(55, 95))])
         out = cv2.imdecode(jpeg, cv2.IMREAD_COLOR)
         lo, hi = corners.min(axis=0), corners.max(axis=0)
-        crops.append(jittered_crop(out, (lo[0], lo[1], hi[0], hi[1]), rng))
+        crops.append(jittered_crop(out, (lo[0], lo[1], hi[0], hi[1]), card_centre, rng))
         labels.append(INDEX[card_id])
     return np.array(crops, np.uint8), np.array(labels, np.int64)
 

@@ -69,6 +69,29 @@ def real_dev(recogniser: CardRecogniser, folder: Path = REAL) -> dict:
     }
 
 
+def detector_real(recogniser: CardRecogniser, folder: Path = REAL) -> dict:
+    """Stage 1 alone on the real photographs: the share of labelled corner indices the detector
+    finds (a found index's centre inside the labelled box, or the labelled centre inside the found
+    box), and how many found indices match no labelled one (some are real indices the labels leave
+    out: a back's corner, an index the labeller skipped)."""
+    records = json.loads((folder / "labels.json").read_text())
+    labelled = found = unmatched = 0
+    for record in records:
+        image = cv2.imread(str(folder / record["image"]))
+        indices, _ = recogniser.detect(image)
+        boxes = [c["box"] for c in record["corners"]]
+        labelled += len(boxes)
+        found += sum(any(_overlap(i["box"], b) for i in indices) for b in boxes)
+        unmatched += sum(not any(_overlap(i["box"], b) for b in boxes) for i in indices)
+    return {"corners": labelled, "recall": _ratio(found, labelled), "unmatched_finds": unmatched}
+
+
+def _overlap(a, b) -> bool:
+    ca = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2)
+    cb = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+    return (b[0] <= ca[0] <= b[2] and b[1] <= ca[1] <= b[3]) or (a[0] <= cb[0] <= a[2] and a[1] <= cb[1] <= a[3])
+
+
 def rendered_decktet(recogniser: CardRecogniser, seeds: range = MEASURE_SEEDS) -> dict:
     """Decktet scenes the models never saw, faces from the Decktet art sets in turn (one of which,
     fogus-spiel, was never used in training), with pyramids standing on some cards."""
@@ -163,6 +186,7 @@ def main(argv: list[str] | None = None) -> int:
     figures = {}
     if REAL.is_dir():
         figures["real_dev"] = real_dev(recogniser)
+        figures["real_dev_detector"] = detector_real(recogniser)
     figures["rendered_decktet"] = rendered_decktet(recogniser)
     import tempfile
 
@@ -170,7 +194,8 @@ def main(argv: list[str] | None = None) -> int:
         figures["learned_deck"] = learned_deck(recogniser, Path(tmp))
     summary = {k: {kk: vv for kk, vv in v.items() if kk != "failures"} for k, v in figures["real_dev"].items()
                if isinstance(v, dict)} if "real_dev" in figures else {}
-    print(json.dumps({"real_dev": summary, "rendered_decktet": figures["rendered_decktet"],
+    print(json.dumps({"real_dev": summary, "real_dev_detector": figures.get("real_dev_detector"),
+                      "rendered_decktet": figures["rendered_decktet"],
                       "learned_deck": figures["learned_deck"]}, indent=2))
     Path(__file__).with_name("metrics.json").write_text(json.dumps(figures, indent=1) + "\n")
     return 0

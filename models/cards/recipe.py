@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from models.cards import data, train
+from vision.cards.classes import INDEX, NONE
 
 
 HERE = Path(__file__).parent
@@ -23,43 +24,65 @@ BUILD = HERE.parents[1] / "build" / "cards"
 TRAIN_SEEDS = range(0, 2400)  # scenes the models learn from
 CALIBRATION_SEEDS = range(500_000, 500_200)  # scenes that fit the confidence calibration only
 DETECTOR_EPOCHS = 5
-CLASSIFIER_EPOCHS = 6
-FACE_CROPS = 30_000  # classifier crops cut straight from card faces
+CLASSIFIER_EPOCHS = 4
+FACE_CROPS = 40_000  # classifier crops cut straight from card faces
 
 
 def main() -> None:
     quick = os.environ.get("TABLESIDE_QUICK") == "1"
     torch.set_num_threads(max(1, os.cpu_count() or 1))
+    samples = training_scenes(quick)
+    classifier = build_classifier(samples, quick)
+    build_detector(samples, quick)
+    calibrate(classifier, quick)
+    say("done; measure with `python -m models.cards.measure`")
+
+
+def training_scenes(quick: bool) -> list[data.Sample]:
     seeds = range(0, 200) if quick else TRAIN_SEEDS
     say(f"rendering {len(seeds)} training scenes (cached in {BUILD})")
-    samples = data.load(data.generate(seeds, BUILD / "train", progress=say))
-    crops = np.concatenate([s.crops for s in samples])
-    labels = np.concatenate([s.crop_labels for s in samples])
-    keep = data.legible(crops, labels)
-    say(f"{len(samples)} scenes, {sum(len(s.indices) for s in samples)} indices, {len(crops)} classifier crops, "
-        f"{int(keep.sum())} of them legible")
-    faces, face_labels = face_crops(2_000 if quick else FACE_CROPS)
-    crops, labels = np.concatenate([crops[keep], faces]), np.concatenate([labels[keep], face_labels])
-    say(f"{len(faces)} crops cut from card faces; {len(crops)} classifier crops in all")
+    return data.load(data.generate(seeds, BUILD / "train", progress=say))
 
+
+def build_classifier(samples: list[data.Sample], quick: bool):
+    none = np.concatenate([s.crop_labels for s in samples]) == INDEX[NONE]
+    background = np.concatenate([s.crops for s in samples])[none]
+    scene_crops, scene_labels = data.scene_index_crops(samples)
+    faces, face_labels = face_crops(2_000 if quick else FACE_CROPS)
+    crops = np.concatenate([scene_crops, faces, background])
+    labels = np.concatenate([scene_labels, face_labels, np.full(len(background), INDEX[NONE])])
+    say(f"{len(samples)} scenes, {sum(len(s.indices) for s in samples)} indices; classifier crops: "
+        f"{len(scene_crops)} legible indices from the scenes, {len(faces)} cut from card faces, "
+        f"{len(background)} of what is not an index")
     classifier = train.train_classifier(crops, labels, 1 if quick else CLASSIFIER_EPOCHS, progress=say)
     train.export(classifier, HERE / "classifier.onnx")
+    torch.save(classifier.state_dict(), BUILD / "classifier.pt")  # for calibrating without retraining
+    return classifier
+
+
+def build_detector(samples: list[data.Sample], quick: bool):
     detector = train.train_detector(samples, 1 if quick else DETECTOR_EPOCHS, progress=say)
     train.export(detector, HERE / "detector.onnx")
+    return detector
 
+
+def calibrate(classifier, quick: bool) -> None:
     say("fitting the confidence calibration on scenes the models did not learn from")
     held = data.load(data.generate(range(CALIBRATION_SEEDS.start, CALIBRATION_SEEDS.start + (40 if quick else 200)),
                                    BUILD / "calibration", progress=say))
-    t = fit_temperature(classifier, np.concatenate([s.crops for s in held]), np.concatenate([s.crop_labels for s in held]))
+    held_crops, held_labels = data.scene_index_crops(held, seed=1)
+    none = np.concatenate([s.crop_labels for s in held]) == INDEX[NONE]
+    t = fit_temperature(classifier, np.concatenate([held_crops, np.concatenate([s.crops for s in held])[none]]),
+                        np.concatenate([held_labels, np.full(int(none.sum()), INDEX[NONE])]))
     (HERE / "calibration.json").write_text(json.dumps({"temperature": round(t, 4)}, indent=2) + "\n")
-    say(f"temperature {t:.3f}; measure with `python -m models.cards.measure`")
+    say(f"temperature {t:.3f}")
 
 
 def face_crops(count: int, chunk: int = 2_000) -> tuple[np.ndarray, np.ndarray]:
     """:func:`data.face_crops` made on every core (seeded per chunk: the same crops every build)."""
     from multiprocessing import get_context
 
-    cached = BUILD / f"face-crops-{count}.npz"
+    cached = BUILD / f"face-crops-upright-{count}.npz"
     if cached.exists():
         with np.load(cached) as d:
             return d["crops"], d["labels"]

@@ -158,8 +158,11 @@ def train_classifier(crops: np.ndarray, labels: np.ndarray, epochs: int, batch: 
 
 
 def classifier_augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Any quarter turn (an index is seen at every rotation), colour, blur and noise."""
-    crop = np.rot90(crop, int(rng.integers(4))).copy()
+    """A turn of up to 40 degrees either way (the detector's sense of a card's turn is rough; the
+    runtime tries the four quarter turns of its crop, so each need only be within 45 degrees of
+    upright), colour, blur and noise."""
+    turn = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), float(rng.uniform(-40, 40)), 1.0)
+    crop = cv2.warpAffine(crop, turn, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
     if rng.random() < 0.3:
         crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.4, 1.2)))
     crop = _colour_jitter(crop, rng)

@@ -14,7 +14,7 @@ from referee.cards import standard_deck
 DETECT_LONG_SIDE = 640  # the detector's picture: the long side scaled to this many pixels
 STRIDE = 4  # the detector's output grid, in input pixels
 CROP = 48  # the classifier's input: a CROP x CROP colour crop around one index
-CROP_SCALE = 1.6  # the crop's side as a multiple of the index box's longer side
+CROP_SCALE = 1.25  # the crop's side as a multiple of the index box's longer side: the index fills most of it
 
 NONE = "none"  # the classifier's "this is not a card index"
 STANDARD = tuple(standard_deck())

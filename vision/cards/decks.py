@@ -2,7 +2,7 @@
 
 The classifier ends in an embedding: 96 numbers that describe a corner index (what the rank looks
 like, which symbol, which colour). A learned deck is a set of *prototypes*, the mean embedding of
-each card's index seen in the teaching photos at every quarter turn. Recognition with a learned
+each card's indices in the teaching photos. Recognition with a learned
 deck names an index by its nearest prototype (cosine similarity through a softmax), while the
 base classifier still decides whether a crop is an index at all.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from vision.cards.classes import CLASSES, DECKS, INDEX, NONE
-from vision.cards.recognise import CardRecogniser, CardSeen, crop_square, merge
+from vision.cards.recognise import CardRecogniser, CardSeen, merge
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
 SHARPNESS = 20.0  # cosine similarities times this go through the softmax: 0.1 apart is e^2 more likely
@@ -62,7 +62,7 @@ class LearnedDeck:
     def recognise(self, recogniser: CardRecogniser, image: np.ndarray) -> list[CardSeen]:
         """Every card of this deck in ``image``: the base detector finds indices, the prototypes name them."""
         indices, backs = recogniser.detect(image)
-        base, embeddings = recogniser.classify(image, [i["box"] for i in indices])
+        base, embeddings = recogniser.classify(image, indices)
         probs = np.zeros((len(indices), len(CLASSES)), np.float32)
         if len(indices):
             similarity = embeddings @ self.prototypes.T * SHARPNESS
@@ -91,8 +91,7 @@ def learn(recogniser: CardRecogniser, name: str, photos: list[tuple[str, np.ndar
             progress(f"  no corner index found on the photo of {card_id}: skipped (photo it closer or in better light)")
             continue
         best = sorted(indices, key=lambda i: -i["score"])[:2]  # one card: its two corners at most
-        crops = [np.rot90(crop_square(image, i["box"]), q) for i in best for q in range(4)]
-        _, e = recogniser._classifier.run(None, {"crops": np.stack(crops).transpose(0, 3, 1, 2).astype(np.float32)})
+        _, e = recogniser.classify(image, best)
         embeddings.setdefault(card_id, []).extend(e)
         if (k + 1) % 10 == 0:
             progress(f"  {k + 1}/{len(photos)} photos")

@@ -30,6 +30,8 @@ import numpy as np
 
 from vision.cards.classes import CLASSES, CROP, CROP_SCALE, DECKS, DETECT_LONG_SIDE, INDEX, NONE, STRIDE
 
+DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
+
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FOUND = 0.3  # detector peak needed to consider an index or a face-down card
 NAMED = 0.6  # classifier probability needed to name a card; below, the card is unknown
@@ -37,6 +39,8 @@ NOT_AN_INDEX = 0.5  # a crop the classifier calls 'none' this surely is dropped 
 CARD_MM = (63.0, 88.0)
 INDEX_CENTRE_MM = (6.5, 11.5)  # where a printed index's middle sits on a face, from its corner
 DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit icons
+UPRIGHT_DEG = 50.0  # direction from an upright card's top-left index to its centre (y down), roughly
+TURNS, TURNS_DEG = 8, 45.0  # the turns stage 2 reads each index at
 
 
 class RecognitionError(RuntimeError):
@@ -97,9 +101,19 @@ class CardRecogniser:
     # -- the stages ---------------------------------------------------------------------------
 
     def detect(self, image: np.ndarray) -> tuple[list[dict], list[dict]]:
-        """Stage 1: index boxes (with their card's centre) and face-down card boxes, in picture pixels."""
+        """Stage 1: index boxes (with their card's centre) and face-down card boxes, in picture
+        pixels. The detector runs at several scales (:data:`DETECT_SIDES`, long sides in pixels), so an
+        index photographed from close by is found at the size the detector learned; a find seen
+        at both scales is kept once."""
+        found = ([], [])
+        for side in DETECT_SIDES:
+            for channel, finds in enumerate(self._detect_at(image, side)):
+                found[channel].extend(finds)
+        return _suppress(found[0]), _suppress(found[1])
+
+    def _detect_at(self, image: np.ndarray, long_side: int) -> tuple[list[dict], list[dict]]:
         h, w = image.shape[:2]
-        scale = DETECT_LONG_SIDE / max(w, h)
+        scale = long_side / max(w, h)
         small = cv2.resize(image, (round(w * scale), round(h * scale)),
                            interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
         sh, sw = small.shape[:2]
@@ -124,16 +138,30 @@ class CardRecogniser:
                 found[channel].append(entry)
         return found
 
-    def classify(self, image: np.ndarray, boxes: list) -> tuple[np.ndarray, np.ndarray]:
-        """Stage 2: class probabilities (calibrated) and embeddings of the index in each box."""
-        if not boxes:
+    def classify(self, image: np.ndarray, indices: list[dict]) -> tuple[np.ndarray, np.ndarray]:
+        """Stage 2: class probabilities (calibrated) and embeddings of each found index.
+
+        Which way up an index is, is not known from its box; so the crop is read at eight turns
+        (every 45 degrees, the classifier having learned each index within 40 degrees of upright)
+        and the turn that names a card most surely is kept. That turn is the card's own on the
+        picture: it is written into each index as ``turn`` (degrees), and the card's centre is
+        placed from it (``card_centre``), as the index sits at a known place on a face."""
+        if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
-        crops = np.stack([crop_square(image, b) for b in boxes]).transpose(0, 3, 1, 2).astype(np.float32)
-        probs, embeddings = self._classifier.run(None, {"crops": crops})
+        crops = np.stack([crop_turned(image, i["box"], TURNS_DEG * k) for i in indices for k in range(TURNS)])
+        probs, embeddings = self._classifier.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
         if self.temperature != 1.0:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
+        n = len(indices)
+        probs, embeddings = probs.reshape(n, TURNS, -1), embeddings.reshape(n, TURNS, -1)
+        named = np.delete(probs, INDEX[NONE], axis=2).max(axis=2)  # how surely each turn names a card
+        best = named.argmax(axis=1)
+        probs, embeddings = probs[np.arange(n), best], embeddings[np.arange(n), best]
+        for i, k, p in zip(indices, best, probs):
+            i["turn"] = float(TURNS_DEG * k)
+            i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
         return probs, embeddings
 
     def recognise(self, image: np.ndarray, deck: str = "auto") -> list[CardSeen]:
@@ -141,7 +169,7 @@ class CardRecogniser:
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
         indices, backs = self.detect(image)
-        probs, _ = self.classify(image, [i["box"] for i in indices])
+        probs, _ = self.classify(image, indices)
         probs = restrict(probs, deck)
         cards = merge(indices, probs)
         for back in backs:
@@ -149,6 +177,22 @@ class CardRecogniser:
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):
                 cards.append(CardSeen("back", back["score"], [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
         return cards
+
+
+def _suppress(finds: list[dict]) -> list[dict]:
+    """The strongest of finds whose centres lie inside each other's boxes (one thing seen twice)."""
+    kept: list[dict] = []
+    for f in sorted(finds, key=lambda f: -f["score"]):
+        c = ((f["box"][0] + f["box"][2]) / 2, (f["box"][1] + f["box"][3]) / 2)
+        if not any(_inside_box(k["box"], c) or _inside_box(f["box"], ((k["box"][0] + k["box"][2]) / 2,
+                                                                        (k["box"][1] + k["box"][3]) / 2))
+                   for k in kept):
+            kept.append(f)
+    return kept
+
+
+def _inside_box(box, point) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 def restrict(probs: np.ndarray, deck: str) -> np.ndarray:
@@ -190,7 +234,11 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
             alternatives = [(best, confidence), *alternatives]
         first = indices[group[0]]
         at = DECKTET_INDEX_CENTRE_MM if best in DECKS["decktet"] else INDEX_CENTRE_MM
-        cards.append(CardSeen(card_id, confidence, card_outline(first["box"], first["card_centre"], at), alternatives,
+        centre = first["card_centre"]
+        if len(group) >= 2:  # a card's two indices sit half a turn apart round its centre: the middle is exact
+            a, b = (indices[k]["box"] for k in group[:2])
+            centre = [(a[0] + a[2] + b[0] + b[2]) / 4, (a[1] + a[3] + b[1] + b[3]) / 4]
+        cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, at), alternatives,
                               [indices[k]["box"] for k in group]))
     return cards
 
@@ -215,13 +263,18 @@ def card_outline(index_box, centre, index_centre_mm=(6.5, 11.5)) -> list[list[fl
     return [[float(p[0]), float(p[1])] for p in quad]
 
 
-def crop_square(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0.0, 0.0)) -> np.ndarray:
-    """A CROP x CROP crop of a square around ``box`` (x0, y0, x1, y1 pixels), its side
-    ``side_scale`` times the box's longer side, moved by ``shift`` (fractions of that side).
-    Outside the picture the edge pixels repeat, as they do for an index at the border."""
+def crop_upright(image: np.ndarray, box, card_centre, side_scale: float = CROP_SCALE, shift=(0.0, 0.0),
+                 turn: float = 0.0) -> np.ndarray:
+    """The classifier's input: a CROP x CROP crop of a square around the index ``box`` (x0, y0,
+    x1, y1 pixels), its side ``side_scale`` times the box's longer side, turned so that the card's
+    centre lies in the direction :data:`UPRIGHT_DEG` from the index, as on an upright card (where
+    the centre is down and right of the top-left index). Both of a card's indices then read the
+    right way up, whatever the card's turn on the table. ``shift`` (fractions of the side) and
+    ``turn`` (degrees) move the crop, for training. Outside the picture the edge pixels repeat."""
     x0, y0, x1, y1 = box
     side = max(x1 - x0, y1 - y0, 2.0) * side_scale
-    cx, cy = (x0 + x1) / 2 + shift[0] * side, (y0 + y1) / 2 + shift[1] * side
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    towards = math.degrees(math.atan2(card_centre[1] - cy, card_centre[0] - cx))
     k = CROP / side
     if k < 0.5:  # shrinking a lot: smooth first, as INTER_AREA would
         r = int(side * 0.75) + 2
@@ -229,8 +282,40 @@ def crop_square(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0
         patch = image[ya:int(cy + r) + 1, xa:int(cx + r) + 1]
         if patch.size:
             image, cx, cy = cv2.GaussianBlur(patch, (0, 0), 0.3 / k), cx - xa, cy - ya
-    m = np.array([[k, 0, CROP / 2 - k * cx], [0, k, CROP / 2 - k * cy]], np.float64)
+    m = cv2.getRotationMatrix2D((cx, cy), towards - UPRIGHT_DEG + turn, k)
+    m[:, 2] += (CROP / 2 - cx + shift[0] * CROP, CROP / 2 - cy + shift[1] * CROP)
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_turned(image: np.ndarray, box, turn_deg: float, side_scale: float = CROP_SCALE) -> np.ndarray:
+    """The crop of :func:`crop_upright` for a card turned ``turn_deg`` on the picture."""
+    x0, y0, x1, y1 = box
+    a = math.radians(turn_deg + UPRIGHT_DEG)
+    return crop_upright(image, box, ((x0 + x1) / 2 + math.cos(a), (y0 + y1) / 2 + math.sin(a)), side_scale)
+
+
+def card_centre(index_box, turn_deg: float, name: str) -> list[float]:
+    """Where the card's centre lies, from one of its indices and its turn on the picture: the
+    index's middle sits at a known place on a face (:data:`INDEX_CENTRE_MM`), so the centre is a
+    known number of index lengths away in a known direction."""
+    at = DECKTET_INDEX_CENTRE_MM if name in DECKS["decktet"] else INDEX_CENTRE_MM
+    index_long_mm = 2 * at[1] - 4.0  # the index's height on the face: it starts 2 mm from the edge
+    w, h = CARD_MM
+    dx, dy = w / 2 - at[0], h / 2 - at[1]  # from the index's middle to the card's, on an upright face
+    x0, y0, x1, y1 = index_box
+    a = math.radians(turn_deg)
+    # the box is the index's bounding box on the picture: turned, it is wider than the index is long
+    long_px = max(x1 - x0, y1 - y0) / max(1.0, abs(math.cos(a)) + abs(math.sin(a)) * (at[0] * 2 - 3.0) / index_long_mm)
+    k = long_px / index_long_mm
+    ex, ey = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
+    return [(x0 + x1) / 2 + k * (dx * ex[0] + dy * ey[0]), (y0 + y1) / 2 + k * (dx * ex[1] + dy * ey[1])]
+
+
+def crop_square(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0.0, 0.0)) -> np.ndarray:
+    """A crop as :func:`crop_upright` cuts it, not turned: for what has no card (background)."""
+    x0, y0, x1, y1 = box
+    return crop_upright(image, box, ((x0 + x1) / 2 + math.cos(math.radians(UPRIGHT_DEG)),
+                                     (y0 + y1) / 2 + math.sin(math.radians(UPRIGHT_DEG))), side_scale, shift)
 
 
 def _box_side(box) -> float:
