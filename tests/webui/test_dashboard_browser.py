@@ -10,22 +10,17 @@ import base64
 import json
 import os
 import random
-import shutil
-import threading
 import urllib.request
 
 import pytest
 from playwright.sync_api import expect
-from werkzeug.serving import make_server
 
+from served import running
 from recorded_table import ROOT, commands, frame_jpeg, snapshot_json
 from referee import playthrough
 from referee.log import force
 from webui import create_app
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
 FIGHT_BURY = ROOT / "tests" / "referee" / "pouches" / "playthroughs" / "02-fight-bury-1.9.txt"
 WAIT_MS = 10_000
 TOKEN = "browser-test-token-0123456789"
@@ -33,34 +28,10 @@ SCREENSHOTS = os.environ.get("TABLESIDE_SCREENSHOTS")  # a folder to keep pictur
 
 
 @pytest.fixture(scope="module")
-def browser():
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        message = "Debian's chromium is not installed (apt-get install chromium); .ci/run installs it"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
-
-def run_server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    return httpd, thread
-
-
-@pytest.fixture(scope="module")
 def server(tmp_path_factory):
     app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
-    httpd, thread = run_server(app)
-    yield f"http://127.0.0.1:{httpd.port}"
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with running(app) as url:
+        yield url
     app.extensions["tableside.games"].close()
 
 
@@ -202,9 +173,7 @@ def test_the_start_page_shows_what_is_wrong(browser, server):
 
 def test_beyond_localhost_a_command_without_the_token_is_refused(browser, tmp_path):
     app = create_app({"TESTING": True, "ACCESS_TOKEN": TOKEN}, instance_path=str(tmp_path / "instance"))
-    httpd, thread = run_server(app)
-    base = f"http://127.0.0.1:{httpd.port}"
-    try:
+    with running(app) as base:
         context = browser.new_context()
         page = context.new_page()
         response = page.goto(f"{base}/play")
@@ -219,7 +188,4 @@ def test_beyond_localhost_a_command_without_the_token_is_refused(browser, tmp_pa
         assert refused["status"] == 401 and "access token" in refused["data"]["error"]
         assert len(list(app.extensions["tableside.games"].folder.glob("*.sqlite"))) == 1
         context.close()
-    finally:
-        httpd.shutdown()
-        thread.join(timeout=10)
-        app.extensions["tableside.games"].close()
+    app.extensions["tableside.games"].close()

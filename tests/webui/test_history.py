@@ -10,22 +10,9 @@ import pytest
 
 from recorded_table import ROOT
 from referee import playthrough
-from webui import create_app
 
 PUNGO = ROOT / "tests" / "referee" / "pungo" / "playthroughs"
 SAME_ORIGIN = {"Origin": "http://localhost"}
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    yield app
-    app.extensions["tableside.games"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def play(client, name: str, moves: int | None = None) -> tuple[str, playthrough.Playthrough]:

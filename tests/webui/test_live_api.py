@@ -10,13 +10,12 @@ from __future__ import annotations
 import base64
 import json
 import random
-import threading
 import urllib.error
 import urllib.request
 
 import pytest
-from werkzeug.serving import make_server
 
+from served import running
 from recorded_table import ROOT, commands, frame_jpeg, snapshot_json
 from referee.log import PlaythroughLog, force, replay
 from webui import create_app
@@ -29,18 +28,6 @@ SAME_ORIGIN = {"Origin": "http://localhost"}
 @pytest.fixture(scope="module")
 def recorded():
     return commands(FIGHT_BURY, UPHILL_LINE)
-
-
-@pytest.fixture
-def app(tmp_path):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    yield app
-    app.extensions["tableside.games"].close()
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
 
 
 def post(client, path, body=None, **kwargs):
@@ -344,12 +331,8 @@ def test_live_games_are_listed(client, recorded):
 
 @pytest.fixture
 def server(app):
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.port}"
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with running(app) as url:
+        yield url
 
 
 def http_post(url, body):

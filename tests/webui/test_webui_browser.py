@@ -2,44 +2,15 @@
 
 from __future__ import annotations
 
-import os
-import shutil
-import threading
-
 import pytest
-from werkzeug.serving import make_server
-
+from served import running
 from webui import create_app
-
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--no-first-run"]
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):
-        message = "Debian's chromium is not installed (apt-get install chromium); .ci/run installs it"
-        if os.environ.get("CI") == "true":
-            pytest.fail(message)
-        pytest.skip(message)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        yield browser
-        browser.close()
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
-    httpd = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.port}"
-    httpd.shutdown()
-    thread.join(timeout=10)
+    with running(app) as url:
+        yield url
 
 
 def test_whatif_settles_a_dispute_and_links_to_the_rule(browser, server):

@@ -17,16 +17,6 @@ from webui.server import ServerError, serve
 
 
 @pytest.fixture
-def app(tmp_path):
-    return create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-
-
-@pytest.fixture
-def client(app):
-    return app.test_client()
-
-
-@pytest.fixture
 def sample_registry(monkeypatch):
     """Two made-up games, so the pages are checked whatever the real registry holds today."""
     registry = games.Registry()
