@@ -82,7 +82,7 @@ def settle_to_verdict() -> dict[str, float]:
             started = time.perf_counter()
             reading = reader.read(frame, source.truth.t)
             if reading.snapshot is not None:
-                session.observe(reading.snapshot, b"")
+                session.observe(reading.snapshot, None)
             waits.append(settle + time.perf_counter() - started)
         session.log.close()
     return percentiles(waits)
