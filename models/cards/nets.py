@@ -19,7 +19,8 @@ def _block(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
 class Detector(nn.Module):
     """A small CenterNet: per cell of a stride-4 grid, the chance that an index centre (channel 0)
     or a face-down card's centre (channel 1) is there, the box size (log of w/4, h/4) and, for an
-    index, the vector to its card's centre (input pixels / 64)."""
+    index, the vector to its card's centre (input pixels / 64) and its turn on the picture (cos, sin:
+    0 for an upright card's index)."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -34,9 +35,10 @@ class Detector(nn.Module):
         self.heat = nn.Conv2d(32, 2, 1)
         self.size = nn.Conv2d(32, 2, 1)
         self.vector = nn.Conv2d(32, 2, 1)
+        self.turn = nn.Conv2d(32, 2, 1)  # an index's turn on the picture, as (cos, sin)
         nn.init.constant_(self.heat.bias, -4.0)  # start by saying "nothing here", as CenterNet does
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
         x = x / 255.0 - 0.5
         f4 = self.s4(self.s2(x))
         f8 = self.s8(f4)
@@ -45,7 +47,7 @@ class Detector(nn.Module):
         u = self.up16(torch.cat([F.interpolate(f32, size=f16.shape[2:], mode="nearest"), f16], 1))
         u = self.up8(torch.cat([F.interpolate(u, size=f8.shape[2:], mode="nearest"), f8], 1))
         u = self.up4(torch.cat([F.interpolate(u, size=f4.shape[2:], mode="nearest"), f4], 1))
-        return torch.sigmoid(self.heat(u)), self.size(u), self.vector(u)
+        return torch.sigmoid(self.heat(u)), self.size(u), self.vector(u), torch.tanh(self.turn(u))
 
 
 class Classifier(nn.Module):

@@ -15,6 +15,15 @@ from models.cards.data import HIDDEN, SEEN, Sample
 from models.cards.nets import Classifier, Detector
 from vision.cards.classes import CLASSES, CROP, STRIDE
 
+def upright_deg(label: str) -> float:
+    """The direction from an upright card's index middle to its centre, for this card's deck."""
+    from vision.cards.recognise import DECKTET_INDEX_CENTRE_MM, INDEX_CENTRE_MM, CARD_MM
+    from vision.cards.classes import DECKS
+
+    at = DECKTET_INDEX_CENTRE_MM if label in DECKS["decktet"] else INDEX_CENTRE_MM
+    return math.degrees(math.atan2(CARD_MM[1] / 2 - at[1], CARD_MM[0] / 2 - at[0]))
+
+
 PATCH = 192  # the detector learns on square patches of the scaled scene; it runs on whole pictures
 
 
@@ -31,7 +40,7 @@ def detector_example(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, .
     patch = np.full((PATCH, PATCH, 3), 128, np.uint8)
     part = image[oy:oy + PATCH, ox:ox + PATCH]
     patch[:part.shape[0], :part.shape[1]] = part
-    flip = rng.random() < 0.5
+    flip = False  # a mirrored card is no card: it would teach the turn head wrong turns
     if flip:
         patch = patch[:, ::-1]
     patch = _colour_jitter(patch, rng)
@@ -41,9 +50,10 @@ def detector_example(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, .
     weight = np.ones((2, g, g), np.float32)
     size = np.zeros((2, g, g), np.float32)
     vector = np.zeros((2, g, g), np.float32)
+    turn = np.zeros((2, g, g), np.float32)
     at = np.zeros((g, g), np.float32)  # where size and vector are taught
 
-    def place(box, channel, centre_of_card=None, seen=1.0):
+    def place(box, channel, centre_of_card=None, seen=1.0, label=None):
         x0, y0, x1, y1 = (v * k for v in box)
         x0, x1 = x0 - ox, x1 - ox
         y0, y1 = y0 - oy, y1 - oy
@@ -67,13 +77,15 @@ def detector_example(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, .
             ccx = centre_of_card[0] * k - ox
             ccx = PATCH - ccx if flip else ccx
             vector[:, iy, ix] = ((ccx - cx) / 64, (centre_of_card[1] * k - oy - cy) / 64)
+            a = math.atan2(centre_of_card[1] * k - oy - cy, ccx - cx) - math.radians(upright_deg(label))
+            turn[:, iy, ix] = (math.cos(a), math.sin(a))
         at[iy, ix] = 1 + channel  # 1: an index, 2: a face-down card
 
     for index in s.indices:
-        place(index.box, 0, index.centre_of_card, index.seen)
+        place(index.box, 0, index.centre_of_card, index.seen, index.label)
     for box in s.backs:
         place(box, 1)
-    return patch, heat, weight, size, vector, at
+    return patch, heat, weight, size, vector, turn, at
 
 
 def _colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -83,8 +95,8 @@ def _colour_jitter(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 255).astype(np.uint8)
 
 
-def detector_loss(pred, heat, weight, size, vector, at) -> torch.Tensor:
-    p_heat, p_size, p_vector = pred
+def detector_loss(pred, heat, weight, size, vector, turn, at) -> torch.Tensor:
+    p_heat, p_size, p_vector, p_turn = pred
     p = p_heat.clamp(1e-4, 1 - 1e-4)
     positive = (heat > 0.99).float()
     pos = -((1 - p) ** 2) * torch.log(p) * positive
@@ -94,7 +106,8 @@ def detector_loss(pred, heat, weight, size, vector, at) -> torch.Tensor:
     any_at = (at > 0).float().unsqueeze(1)
     size_loss = (F.l1_loss(p_size, size, reduction="none") * any_at).sum() / any_at.sum().clamp(min=1)
     vector_loss = (F.l1_loss(p_vector, vector, reduction="none") * index_at).sum() / index_at.sum().clamp(min=1)
-    return focal + 0.5 * size_loss + 0.5 * vector_loss
+    turn_loss = (F.l1_loss(p_turn, turn, reduction="none") * index_at).sum() / index_at.sum().clamp(min=1)
+    return focal + 0.5 * size_loss + 0.5 * vector_loss + turn_loss
 
 
 def train_detector(samples: list[Sample], epochs: int, batch: int = 16, seed: int = 0, progress=print) -> Detector:
@@ -112,7 +125,7 @@ def train_detector(samples: list[Sample], epochs: int, batch: int = 16, seed: in
         for b in range(0, len(order), batch):
             examples = [detector_example(samples[i], rng) for i in order[b:b + batch]]
             x = torch.from_numpy(np.stack([e[0] for e in examples]).transpose(0, 3, 1, 2).astype(np.float32))
-            targets = [torch.from_numpy(np.stack([e[j] for e in examples])) for j in range(1, 6)]
+            targets = [torch.from_numpy(np.stack([e[j] for e in examples])) for j in range(1, 7)]
             loss = detector_loss(net(x), *targets)
             opt.zero_grad()
             loss.backward()
@@ -192,7 +205,7 @@ def export(net: Detector | Classifier, path: Path) -> None:
         dummy, axes = torch.zeros(1, 3, CROP, CROP), {"crops": {0: "n"}, "probabilities": {0: "n"}, "embedding": {0: "n"}}
         inputs = ["crops"]
     else:
-        model, names = net, ["heat", "size", "vector"]
+        model, names = net, ["heat", "size", "vector", "turn"]
         dummy, axes = torch.zeros(1, 3, 256, 256), {"image": {0: "n", 2: "h", 3: "w"}}
         inputs = ["image"]
     import warnings

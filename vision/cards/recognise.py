@@ -40,7 +40,8 @@ CARD_MM = (63.0, 88.0)
 INDEX_CENTRE_MM = (6.5, 11.5)  # where a printed index's middle sits on a face, from its corner
 DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit icons
 UPRIGHT_DEG = 50.0  # direction from an upright card's top-left index to its centre (y down), roughly
-TURNS, TURNS_DEG = 8, 45.0  # the turns stage 2 reads each index at
+TURNS, TURNS_DEG = 8, 45.0  # the turns stage 2 reads each index at, when the detector gives no turn
+HINT_SPREAD_DEG = (-30.0, 0.0, 30.0)  # ... and round the detector's turn when it gives one
 
 
 class RecognitionError(RuntimeError):
@@ -120,7 +121,7 @@ class CardRecogniser:
         ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32  # the network halves five times
         padded = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
         x = padded.transpose(2, 0, 1)[None].astype(np.float32)
-        heat, size, vector = self._detector.run(None, {"image": x})
+        heat, size, vector, *turn = self._detector.run(None, {"image": x})
         found = ([], [])
         for channel in (0, 1):
             grid = heat[0, channel]
@@ -135,32 +136,36 @@ class CardRecogniser:
                 if channel == 0:
                     dx, dy = (float(v) * 64 for v in vector[0, :, gy, gx])
                     entry["card_centre"] = [(cx + dx) / scale, (cy + dy) / scale]
+                    if turn:  # the detector's own sense of the index's turn
+                        entry["turn_hint"] = math.degrees(math.atan2(float(turn[0][0, 1, gy, gx]),
+                                                                     float(turn[0][0, 0, gy, gx])))
                 found[channel].append(entry)
         return found
 
     def classify(self, image: np.ndarray, indices: list[dict]) -> tuple[np.ndarray, np.ndarray]:
         """Stage 2: class probabilities (calibrated) and embeddings of each found index.
 
-        Which way up an index is, is not known from its box; so the crop is read at eight turns
-        (every 45 degrees, the classifier having learned each index within 40 degrees of upright)
-        and the turn that names a card most surely is kept. That turn is the card's own on the
+        Which way up an index is, the detector estimates; the crop is read at a few turns round
+        that estimate (or at eight, every 45 degrees, without one), the classifier having learned
+        each index within 40 degrees of upright, and the turn that names a card most surely is kept. That turn is the card's own on the
         picture: it is written into each index as ``turn`` (degrees), and the card's centre is
         placed from it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
-        crops = np.stack([crop_turned(image, i["box"], TURNS_DEG * k) for i in indices for k in range(TURNS)])
+        tries = [_turns(i) for i in indices]
+        crops = np.stack([crop_turned(image, i["box"], t) for i, ts in zip(indices, tries) for t in ts])
         probs, embeddings = self._classifier.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
         if self.temperature != 1.0:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
-        n = len(indices)
-        probs, embeddings = probs.reshape(n, TURNS, -1), embeddings.reshape(n, TURNS, -1)
+        n, per = len(indices), len(tries[0])
+        probs, embeddings = probs.reshape(n, per, -1), embeddings.reshape(n, per, -1)
         named = np.delete(probs, INDEX[NONE], axis=2).max(axis=2)  # how surely each turn names a card
         best = named.argmax(axis=1)
         probs, embeddings = probs[np.arange(n), best], embeddings[np.arange(n), best]
-        for i, k, p in zip(indices, best, probs):
-            i["turn"] = float(TURNS_DEG * k)
+        for i, ts, k, p in zip(indices, tries, best, probs):
+            i["turn"] = float(ts[k])
             i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
         return probs, embeddings
 
@@ -285,6 +290,14 @@ def crop_upright(image: np.ndarray, box, card_centre, side_scale: float = CROP_S
     m = cv2.getRotationMatrix2D((cx, cy), towards - UPRIGHT_DEG + turn, k)
     m[:, 2] += (CROP / 2 - cx + shift[0] * CROP, CROP / 2 - cy + shift[1] * CROP)
     return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def _turns(index: dict) -> list[float]:
+    """The turns to read an index at: round the detector's sense of its turn when it has one
+    (the classifier reads an index within 40 degrees of upright), else all round."""
+    if "turn_hint" in index:
+        return [index["turn_hint"] + d for d in HINT_SPREAD_DEG]
+    return [TURNS_DEG * k for k in range(TURNS)]
 
 
 def crop_turned(image: np.ndarray, box, turn_deg: float, side_scale: float = CROP_SCALE) -> np.ndarray:
