@@ -97,6 +97,7 @@ class GamePieces:
     game: str
     layout: MatLayout
     showings: list = field(default_factory=list)  # (frame, label, shape, radius_mm, height_mm)
+    problems: list[str] = field(default_factory=list)  # tokens that could not be registered, and why
     _reader: object | None = None
     _calibration: TableCalibration | None = None
 
@@ -110,8 +111,14 @@ class GamePieces:
             ox, oy = self.layout.origin_on_paper
             area = (-ox, -oy, *self.layout.paper_mm)
             reader = PieceReader(calibration, area_mm=area, dice_in_play=dice, pyramids_in_play=pyramids)
+            from vision.pieces import TokenError
+
+            self.problems.clear()
             for shown, label, shape, radius, height in self.showings:
-                reader.register_token(shown, label, shape, radius, height)
+                try:
+                    reader.register_token(shown, label, shape, radius, height)
+                except TokenError as exc:  # refereeing goes on; that player's token goes unread
+                    self.problems.append(str(exc))
             self._reader, self._calibration = reader, calibration
         reading = self._reader.read(frame)
         return reading.pyramids, reading.dice, reading.tokens

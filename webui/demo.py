@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from calibration.mats import mat_layout
 from referee import layouts
 from referee.log.events import Event
+from referee.session import SessionError
+from referee.verdict import IllegalAction
 from vision.live import LivePipeline
 from vision.table_reader import GamePieces, TableReader
 
@@ -31,6 +33,7 @@ class DemoProgress:
     finished: bool = False
     error: str | None = None
     events: list[Event] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # players' entries the referee refused, and why
 
 
 class DemoRunner(threading.Thread):
@@ -108,7 +111,11 @@ class DemoRunner(threading.Thread):
             game = self.live.game
             for line in shot.lines[:-1]:
                 if line.illegal_rule is None:
-                    self.progress.events.extend(self.live.enter(game.actions.parse(line.action)))
+                    try:
+                        self.progress.events.extend(self.live.enter(game.actions.parse(line.action)))
+                    except (IllegalAction, SessionError) as exc:  # the referee's state differs from the
+                        self.progress.refused.append(f"{line.action}: {exc}")  # script's: vision misread
+
 
 
 def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(1280, 720),

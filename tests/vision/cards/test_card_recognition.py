@@ -101,9 +101,13 @@ def test_table_reader_places_cards_on_the_mat_in_millimetres(recogniser):
     reading = TableReader(mat_layout("deck-town", "A3"), deck="standard", recogniser=recogniser).read(
         render(scene).image, 1.0)
     assert reading.snapshot is not None, reading.track.message
-    seen = {c.card: c for c in reading.snapshot.cards}
+    seen = {c.card: (c, px) for c, px in zip(reading.snapshot.cards, reading.cards_px)}
     named = [card for card in scene.cards if card.id in seen]
     assert len(named) >= 2, seen  # (naming accuracy is measured above; here: where named cards are placed)
     for card in named:
-        x, y = seen[card.id].center_mm
-        assert abs(x - card.x) < 8 and abs(y - card.y) < 8, (card.id, (x, y), (card.x, card.y))
+        sighting, px = seen[card.id]
+        x, y = sighting.center_mm
+        # both indices seen: the centre is exactly between them; one index: estimated from its size
+        # and turn, good to a fifth of the card's width (enough to tell neighbouring places apart)
+        tolerance = 4 if len(px.indices) >= 2 else 13
+        assert abs(x - card.x) < tolerance and abs(y - card.y) < tolerance, (card.id, len(px.indices), (x, y))
