@@ -1,38 +1,41 @@
-"""The demo table (`tableside demo`): the scripted game played into a dashboard game.
+"""The demo table (`tableside demo`): the scripted game played into a dashboard game, watched in
+headless Chromium.
 
-With the renderer's ground truth in place of recognition, the runner must bring the demo game to
-its flagged violation and its winner: this checks the runner's pacing, the players' spoken moves
-it enters, the stabiliser and the session together. Through real recognition the same is the
-issue's aim; the card and piece models do not read the demo table well enough yet (their own
-figures are asserted, as expected failures, in tests/vision/cards and tests/vision/pieces).
+With the renderer's ground truth in place of recognition (`--simulated-vision`), the demo must
+reach its flagged violation and its winner on the live page: this checks the runner's pacing, the
+players' spoken moves it enters, the stabiliser, the session, the events and the page together.
+Through real recognition the same is the issue's aim; the card and piece models do not read the
+demo table well enough yet (their own figures are asserted, as expected failures, in
+tests/vision/cards and tests/vision/pieces).
 """
 
 from __future__ import annotations
 
-from referee.log.events import Event
+from playwright.sync_api import expect
+
+from served import running
 from webui import create_app
 from webui.demo import start_demo
 
 
-def kinds(events: list[Event]) -> list[str]:
-    return [e.kind for e in events]
-
-
-def play(tmp_path, simulated: bool):
+def test_demo_reaches_its_violation_and_winner_on_the_live_page(browser, tmp_path):
     app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    runner = start_demo(app, "pouches", paced=False, every=2, size=(960, 540), simulated=simulated)
-    runner.join(timeout=600)
-    assert not runner.is_alive(), "the demo did not finish in 10 minutes"
-    assert runner.progress.error is None, runner.progress.error
-    return runner
-
-
-def test_demo_reaches_its_violation_and_winner_with_perfect_vision(tmp_path):
-    runner = play(tmp_path, simulated=True)
-    events = runner.progress.events
-    violations = [e for e in events if e.kind == "violation"]
-    assert len(violations) == 1
-    assert "pouches-1.9/move/uphill" in str(violations[0].payload)
-    assert runner.live.session.state.is_over()
+    with running(app) as base:
+        runner = start_demo(app, "pouches", paced=True, size=(960, 540), simulated=True)
+        page = browser.new_page()
+        page.goto(f"{base}/play/{runner.live.id}")
+        banner = page.locator("#problem-banner.violation")
+        expect(banner).to_be_visible(timeout=150_000)
+        assert "move ann 0,1" in banner.inner_text()
+        assert banner.locator("a[href='/rules/pouches-1.9#pouches-1.9/move/uphill']").count() == 1
+        winner = page.locator("#winner")
+        expect(winner).to_be_visible(timeout=150_000)
+        assert "cat wins!" in winner.inner_text()
+        page.close()
+        runner.join(timeout=60)
+    assert runner.progress.error is None and not runner.progress.refused, runner.progress
+    violations = [e for e in runner.progress.events if e.kind == "violation"]
+    assert len(violations) == 1 and "pouches-1.9/move/uphill" in str(violations[0].payload)
     assert runner.live.session.state.outcome().winners == ("cat",)
-    assert runner.live.latest_frame() is not None  # the dashboard had pictures to show
+    assert runner.live.latest_frame() is not None  # the page had pictures to show
+    app.extensions["tableside.games"].close()
