@@ -59,7 +59,7 @@ def settle_to_verdict() -> dict[str, float]:
     from referee.session import Session
     from vision.synth.demo import DemoSource
     from vision.synth.sequence import timeline
-    from webui.demo import _zones
+    from vision.synth.staging import mat_of, zones_of
 
     source = DemoSource("pouches", size=(1280, 720), fps=10.0)
     recorded = source.demo.recorded
@@ -67,11 +67,11 @@ def settle_to_verdict() -> dict[str, float]:
     for n, (_, scene, shown) in enumerate(timeline(source.demo.sequence)):
         if not scene.hands:
             first_still.setdefault(shown, n)
-    reader = TableReader(mat_layout("pouches", "A3"), deck="standard")
+    reader = TableReader(mat_of(recorded.game), deck="standard")
     settle = Stabiliser().settle_s
     waits = []
     with tempfile.TemporaryDirectory() as tmp:
-        session = Session.start(recorded.game, layouts.for_game(recorded.game, _zones(recorded.game)),
+        session = Session.start(recorded.game, layouts.for_game(recorded.game, zones_of(mat_of(recorded.game))),
                                 Path(tmp) / "bench.sqlite", setup=recorded.setup)
         for k, shot in enumerate(source.demo.shots[1:9], 1):
             for line in shot.lines[:-1]:

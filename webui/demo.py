@@ -10,19 +10,23 @@ falling behind, as the live pipeline does with a real camera.
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
 
-from calibration.mats import mat_layout
+import cv2
+
 from referee import layouts
 from referee.log.events import Event
 from referee.session import SessionError
 from referee.verdict import IllegalAction
+from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
-from vision.table_reader import GamePieces, TableReader
-
-DEMO_DECKS = {"pouches": "standard", "mongoose": "standard", "deck-town": "standard", "pungo": "standard"}
+from vision.synth.demo import DemoSource
+from vision.synth.render import render
+from vision.synth.staging import mat_of, zones_of
+from vision.table_reader import FrameReading, GamePieces, TableReader
 
 
 @dataclass
@@ -31,51 +35,35 @@ class DemoProgress:
     frames_total: int = 0
     shots_entered: int = 0
     finished: bool = False
-    error: str | None = None
+    error: str | None = None  # why the runner stopped early, if it did
     events: list[Event] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # players' entries the referee refused, and why
 
 
 class DemoRunner(threading.Thread):
-    """Plays the demo of ``game_name`` into ``live`` (a :class:`webui.live_games.LiveGame`).
+    """Plays the demo ``source`` into ``live`` (a :class:`webui.live_games.LiveGame`) through ``reader``.
 
     ``paced`` keeps to the demo's frame rate by the wall clock; unpaced, it reads every
     ``every``-th frame as fast as the machine allows (for tests)."""
 
-    def __init__(self, live, source, paced: bool = True, every: int = 1, pieces=None, recogniser=None,
-                 simulated: bool = False) -> None:
+    def __init__(self, live, source: DemoSource, reader, paced: bool = True, every: int = 1) -> None:
         super().__init__(name=f"demo {live.id}", daemon=True)
         self.live, self.source, self.paced, self.every = live, source, paced, max(1, int(every))
         self.progress = DemoProgress(frames_total=source.demo.frames)
-        self._halt = threading.Event()
-        game = live.game
-        name = game.type.name
-        from vision.synth.staging import MAT_GAMES
-
-        options = {k: str(game.option(k)) for k in ("arena", "roll-grid")} if name == "pungo" else {}
-        reader = TableReader(mat_layout(MAT_GAMES[name], "A3", options), deck=DEMO_DECKS.get(name, "auto"),
-                             recogniser=recogniser, pieces=pieces)
-        if simulated:  # what a perfect vision would report for each frame, in place of recognition
-            reader = _SimulatedReader(source)
         self.pipeline = LivePipeline(reader, self._observe)
 
-    def stop(self) -> None:
-        self._halt.set()
-
     def run(self) -> None:
-        from vision.capture.sources import EndOfStream
-
         started = time.monotonic()
         interval = self.source.frame_interval
         try:
-            while not self._halt.is_set():
+            while True:
                 if self.paced:
                     due = int((time.monotonic() - started) / interval)
                     if due > self.source.position:
                         self.source.seek(due)
                     elif due < self.source.position:
                         time.sleep((self.source.position - due) * interval)
-                elif self.every > 1 and self.source.position % self.every:
+                elif self.source.position % self.every:
                     self.source.seek(self.source.position + self.every - self.source.position % self.every)
                 try:
                     frame = self.source.read()
@@ -85,13 +73,10 @@ class DemoRunner(threading.Thread):
                 self._enter_spoken(truth.position)
                 self.progress.frames_read += 1
                 self.pipeline.step(frame, truth.t)
-                if self.pipeline.stats.last is not None:
-                    import cv2
-
-                    ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
-                    if ok:
-                        self.live.show_frame(jpeg.tobytes())
-        except Exception as exc:  # a demo that breaks must say why on the dashboard, not die silently
+                ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
+                if ok:
+                    self.live.show_frame(jpeg.tobytes())
+        except Exception as exc:  # kept for whoever started the demo, then raised for the thread's report
             self.progress.error = f"{type(exc).__name__}: {exc}"
             raise
         finally:
@@ -108,14 +93,12 @@ class DemoRunner(threading.Thread):
         while self.progress.shots_entered < position:
             self.progress.shots_entered += 1
             shot = self.source.demo.shots[self.progress.shots_entered]
-            game = self.live.game
             for line in shot.lines[:-1]:
                 if line.illegal_rule is None:
                     try:
-                        self.progress.events.extend(self.live.enter(game.actions.parse(line.action)))
-                    except (IllegalAction, SessionError) as exc:  # the referee's state differs from the
-                        self.progress.refused.append(f"{line.action}: {exc}")  # script's: vision misread
-
+                        self.progress.events.extend(self.live.enter(self.live.game.actions.parse(line.action)))
+                    except (IllegalAction, SessionError) as exc:  # vision misread: the referee's state
+                        self.progress.refused.append(f"{line.action}: {exc}")  # is not the script's
 
 
 def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(1280, 720),
@@ -123,63 +106,40 @@ def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(12
     """Start a dashboard game for ``demo:<game_name>`` in ``app`` and the runner that plays it.
     ``simulated`` replaces recognition by the renderer's ground truth (the referee and the
     dashboard are then shown at work whatever the models' accuracy)."""
-    from vision.synth.demo import DemoSource
     from webui.live_games import Seating
 
     source = DemoSource(game_name, size=size, fps=10.0)
-    pieces = None if simulated else demo_pieces(source)
-    recorded = source.demo.recorded
-    games = app.extensions["tableside.games"]
-    setup = recorded.setup
-    live = games.start(recorded.game, setup, Seating(camera=f"demo:{game_name}"),
-                       layout=layouts.for_game(recorded.game, _zones(recorded.game)))
-    runner = DemoRunner(live, source, paced=paced, every=every, pieces=None if simulated else pieces,
-                        simulated=simulated)
-    app.extensions.setdefault("tableside.demos", {})[live.id] = runner
+    game = source.demo.recorded.game
+    mat = mat_of(game)
+    if simulated:
+        reader = _SimulatedReader(source)
+    else:  # every demo game is played with standard cards
+        reader = TableReader(mat, deck="standard", pieces=demo_pieces(source))
+    live = app.extensions["tableside.games"].start(game, source.demo.recorded.setup,
+                                                   Seating(camera=f"demo:{game_name}"),
+                                                   layout=layouts.for_game(game, zones_of(mat)))
+    runner = DemoRunner(live, source, reader, paced=paced, every=every)
     runner.start()
     return runner
 
 
-def demo_pieces(source) -> GamePieces:
+def demo_pieces(source: DemoSource) -> GamePieces:
     """The pieces step for the demo, with each player's token shown to the camera at the start
     ("this is Ann's token"): the opening table rendered with that token alone on the mat."""
-    import dataclasses
-
-    from vision.synth.render import render
-
     game = source.demo.recorded.game
     opening = source.demo.sequence.states[0]
     showings = []
     for token in opening.tokens:
         alone = dataclasses.replace(opening, cards=[], pyramids=[], dice=[], tokens=[token], hands=[])
         showings.append((render(alone).image, token.label, token.shape, token.radius_mm, token.height_mm))
-    return GamePieces(game.type.name, _mat(game), showings)
-
-
-def _mat(game):
-    from vision.synth.staging import MAT_GAMES
-
-    name = game.type.name
-    options = {k: str(game.option(k)) for k in ("arena", "roll-grid")} if name == "pungo" else {}
-    return mat_layout(MAT_GAMES[name], "A3", options)
-
-
-def _zones(game) -> dict:
-    from vision.synth.staging import MAT_GAMES
-
-    name = game.type.name
-    options = {k: str(game.option(k)) for k in ("arena", "roll-grid")} if name == "pungo" else {}
-    layout = mat_layout(MAT_GAMES[name], "A3", options)
-    return {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in layout.zones}
+    return GamePieces(game.type.name, mat_of(game), showings)
 
 
 class _SimulatedReader:
     """Stands in for :class:`TableReader`: the demo source's own truth for the frame just read."""
 
-    def __init__(self, source) -> None:
+    def __init__(self, source: DemoSource) -> None:
         self.source = source
 
-    def read(self, frame, t):
-        from vision.table_reader import FrameReading
-
+    def read(self, frame, t) -> FrameReading:
         return FrameReading(self.source.truth.snapshot, None)

@@ -8,7 +8,6 @@ the public art sets in ``../shared/data`` (read, never copied), half from the pr
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -16,6 +15,7 @@ import cv2
 import numpy as np
 
 from vision.cards.classes import CROP, CROP_SCALE, DETECT_LONG_SIDE, INDEX, NONE
+from vision.cards.recognise import crop_turned, crop_upright
 from vision.synth.random_scene import random_scene
 from vision.synth.render import render
 
@@ -64,13 +64,13 @@ def sample(seed: int, rng: np.random.Generator | None = None) -> Sample:
         card = np.array(obj.polygon, np.float64)
         centre = card.mean(axis=0)
         if obj.label == "back":
-            if _share(labels, card, obj.index) >= 0.5:
+            if visible_share(labels, card, obj.index) >= 0.5:
                 lo, hi = card.min(axis=0) * scale, card.max(axis=0) * scale
                 backs.append((lo[0], lo[1], hi[0], hi[1]))
             continue
         for box in obj.extra.get("index_boxes", []):
             polygon = np.array(box["polygon"], np.float64)
-            seen = _share(labels, polygon, obj.index)
+            seen = visible_share(labels, polygon, obj.index)
             x0, y0, x1, y1 = box["box"]
             if x1 - x0 < 3 or y1 - y0 < 3:
                 continue
@@ -87,18 +87,9 @@ def sample(seed: int, rng: np.random.Generator | None = None) -> Sample:
                   np.array(crop_labels, np.int64))
 
 
-def crop_around(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0.0, 0.0)) -> np.ndarray:
-    """An unturned crop (for what is not an index), cut as the runtime cuts crops."""
-    from vision.cards.recognise import crop_square
-
-    return crop_square(image, box, side_scale, shift)
-
-
 def jittered_crop(image: np.ndarray, box, card_centre, rng: np.random.Generator) -> np.ndarray:
     """An index crop as the runtime would cut it from a detection: turned upright by the card's
     centre, its place, size and turn a little off (as the detector's are)."""
-    from vision.cards.recognise import crop_upright
-
     return crop_upright(image, box, card_centre, CROP_SCALE * float(rng.uniform(0.85, 1.2)),
                         (float(rng.uniform(-0.1, 0.1)), float(rng.uniform(-0.1, 0.1))), float(rng.uniform(-12, 12)))
 
@@ -129,20 +120,16 @@ def _background_crop(image, boxes, scale, rng) -> np.ndarray | None:
         near = any(abs((b[0] + b[2]) / 2 / scale - cx) < side * 0.6 and abs((b[1] + b[3]) / 2 / scale - cy) < side * 0.6
                    for b in boxes)
         if not near:
-            return crop_around(image, (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2), 1.0)
+            return crop_turned(image, (cx - side / 2, cy - side / 2, cx + side / 2, cy + side / 2), 0.0, 1.0)
     return None
 
 
-def _share(labels: np.ndarray, polygon: np.ndarray, index: int) -> float:
+def visible_share(labels: np.ndarray, polygon: np.ndarray, index: int) -> float:
     """How much of ``polygon`` (pixels) shows instance ``index``; outside the picture counts as hidden."""
     mask = np.zeros(labels.shape, np.uint8)
     cv2.fillPoly(mask, [np.round(polygon).astype(np.int32)], 1)
     area = max(1.0, float(cv2.contourArea(polygon.astype(np.float32))))
     return float(np.count_nonzero((labels == index) & (mask > 0))) / area
-
-
-def angle_of(vector) -> float:
-    return math.degrees(math.atan2(vector[1], vector[0]))
 
 
 def generate(seeds: range, folder: Path, shard: int = 100, workers: int = 2, progress=print) -> list[Path]:

@@ -20,7 +20,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from models.cards.data import SEEN, SHARED, _share
+from models.cards.data import SEEN, SHARED, visible_share
 
 from vision.cards.recognise import CardRecogniser
 
@@ -145,7 +145,7 @@ def rendered_scenes(recognise, seeds: range, deck: str, folders: list[str], pyra
         for o in rendering.objects:
             if o.kind != "card" or o.label == "back":
                 continue
-            if any(_share(rendering.instances, np.array(b["polygon"]), o.index) >= SEEN for b in o.extra["index_boxes"]):
+            if any(visible_share(rendering.instances, np.array(b["polygon"]), o.index) >= SEEN for b in o.extra["index_boxes"]):
                 expected[o.label] += 1
                 if pyramids_on_cards and _under_pyramid(o, scene):
                     covered[o.label] += 1

@@ -13,16 +13,8 @@ from torch.nn import functional as F
 
 from models.cards.data import HIDDEN, SEEN, Sample
 from models.cards.nets import Classifier, Detector
-from vision.cards.classes import CLASSES, CROP, STRIDE
-
-def upright_deg(label: str) -> float:
-    """The direction from an upright card's index middle to its centre, for this card's deck."""
-    from vision.cards.recognise import DECKTET_INDEX_CENTRE_MM, INDEX_CENTRE_MM, CARD_MM
-    from vision.cards.classes import DECKS
-
-    at = DECKTET_INDEX_CENTRE_MM if label in DECKS["decktet"] else INDEX_CENTRE_MM
-    return math.degrees(math.atan2(CARD_MM[1] / 2 - at[1], CARD_MM[0] / 2 - at[0]))
-
+from vision.cards.classes import CROP, STRIDE
+from vision.cards.recognise import upright_deg
 
 PATCH = 192  # the detector learns on square patches of the scaled scene; it runs on whole pictures
 

@@ -8,9 +8,11 @@
 The stages, each trained and measured on its own (``models/cards/README.md``):
 
 1. the *detector* (``detector.onnx``) marks every printed corner index and every face-down card
-   on a stride-4 grid of the picture scaled to 640 pixels, with the box size and, for an index,
-   where its card's centre lies;
-2. the *classifier* (``classifier.onnx``) names each index from a 48x48 crop of the full picture;
+   on a stride-4 grid of the picture scaled to a few sizes, with the box size and, for an index,
+   its turn on the picture;
+2. the *classifier* (``classifier.onnx``) names each index from 48x48 crops of the full picture
+   turned upright by a few turns round the detector's; the surest reading gives the card's turn,
+   and from it the card's centre;
 3. indices whose cards' centres coincide and whose names agree are one card (its two corners).
 
 A card whose name is not clear (best probability under :data:`NAMED`) is reported with ``id``
@@ -39,9 +41,11 @@ NOT_AN_INDEX = 0.5  # a crop the classifier calls 'none' this surely is dropped 
 CARD_MM = (63.0, 88.0)
 INDEX_CENTRE_MM = (6.5, 11.5)  # where a printed index's middle sits on a face, from its corner
 DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit icons
-UPRIGHT_DEG = 50.0  # direction from an upright card's top-left index to its centre (y down), roughly
-TURNS, TURNS_DEG = 8, 45.0  # the turns stage 2 reads each index at, when the detector gives no turn
-HINT_SPREAD_DEG = (-30.0, 0.0, 30.0)  # ... and round the detector's turn when it gives one
+# The classifier's crops were cut upright by one direction from an index to its card's centre for
+# both decks (exactly: 52 degrees for a standard index, 41 for a Decktet one); the few degrees
+# between are well inside the 40 degrees of turn it learned to read through.
+UPRIGHT_DEG = 50.0
+TRIED_TURNS_DEG = (-30.0, 0.0, 30.0)  # stage 2 reads each index at these turns round the detector's
 
 
 class RecognitionError(RuntimeError):
@@ -102,10 +106,10 @@ class CardRecogniser:
     # -- the stages ---------------------------------------------------------------------------
 
     def detect(self, image: np.ndarray) -> tuple[list[dict], list[dict]]:
-        """Stage 1: index boxes (with their card's centre) and face-down card boxes, in picture
-        pixels. The detector runs at several scales (:data:`DETECT_SIDES`, long sides in pixels), so an
-        index photographed from close by is found at the size the detector learned; a find seen
-        at both scales is kept once."""
+        """Stage 1: index boxes (with the detector's ``turn_hint``, degrees) and face-down card
+        boxes, in picture pixels. The detector runs at several scales (:data:`DETECT_SIDES`, long
+        sides in pixels), so an index photographed from close by is found at the size the detector
+        learned; a find seen at several scales is kept once."""
         found = ([], [])
         for side in DETECT_SIDES:
             for channel, finds in enumerate(self._detect_at(image, side)):
@@ -121,7 +125,7 @@ class CardRecogniser:
         ph, pw = -(-sh // 32) * 32, -(-sw // 32) * 32  # the network halves five times
         padded = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
         x = padded.transpose(2, 0, 1)[None].astype(np.float32)
-        heat, size, vector, *turn = self._detector.run(None, {"image": x})
+        heat, size, _, turn = self._detector.run(None, {"image": x})  # (the centre vector is unused: too rough)
         found = ([], [])
         for channel in (0, 1):
             grid = heat[0, channel]
@@ -133,12 +137,8 @@ class CardRecogniser:
                 bw, bh = (math.exp(float(v)) * STRIDE for v in size[0, :, gy, gx])
                 box = [(cx - bw / 2) / scale, (cy - bh / 2) / scale, (cx + bw / 2) / scale, (cy + bh / 2) / scale]
                 entry = {"box": box, "score": float(grid[gy, gx])}
-                if channel == 0:
-                    dx, dy = (float(v) * 64 for v in vector[0, :, gy, gx])
-                    entry["card_centre"] = [(cx + dx) / scale, (cy + dy) / scale]
-                    if turn:  # the detector's own sense of the index's turn
-                        entry["turn_hint"] = math.degrees(math.atan2(float(turn[0][0, 1, gy, gx]),
-                                                                     float(turn[0][0, 0, gy, gx])))
+                if channel == 0:  # the detector's own sense of the index's turn
+                    entry["turn_hint"] = math.degrees(math.atan2(float(turn[0, 1, gy, gx]), float(turn[0, 0, gy, gx])))
                 found[channel].append(entry)
         return found
 
@@ -146,20 +146,20 @@ class CardRecogniser:
         """Stage 2: class probabilities (calibrated) and embeddings of each found index.
 
         Which way up an index is, the detector estimates; the crop is read at a few turns round
-        that estimate (or at eight, every 45 degrees, without one), the classifier having learned
-        each index within 40 degrees of upright, and the turn that names a card most surely is kept. That turn is the card's own on the
-        picture: it is written into each index as ``turn`` (degrees), and the card's centre is
-        placed from it (``card_centre``), as the index sits at a known place on a face."""
+        that estimate (:data:`TRIED_TURNS_DEG`; the classifier learned to read an index within 40
+        degrees of upright), and the turn that names a card most surely is kept. That turn is the
+        card's own on the picture: it is written into each index as ``turn`` (degrees), and the
+        card's centre is placed from it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
-        tries = [_turns(i) for i in indices]
+        tries = [[i["turn_hint"] + d for d in TRIED_TURNS_DEG] for i in indices]
         crops = np.stack([crop_turned(image, i["box"], t) for i, ts in zip(indices, tries) for t in ts])
         probs, embeddings = self._classifier.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
         if self.temperature != 1.0:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
-        n, per = len(indices), len(tries[0])
+        n, per = len(indices), len(TRIED_TURNS_DEG)
         probs, embeddings = probs.reshape(n, per, -1), embeddings.reshape(n, per, -1)
         named = np.delete(probs, INDEX[NONE], axis=2).max(axis=2)  # how surely each turn names a card
         best = named.argmax(axis=1)
@@ -238,80 +238,31 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
         if card_id is None:
             alternatives = [(best, confidence), *alternatives]
         first = indices[group[0]]
-        at = DECKTET_INDEX_CENTRE_MM if best in DECKS["decktet"] else INDEX_CENTRE_MM
         centre = first["card_centre"]
         if len(group) >= 2:  # a card's two indices sit half a turn apart round its centre: the middle is exact
             a, b = (indices[k]["box"] for k in group[:2])
             centre = [(a[0] + a[2] + b[0] + b[2]) / 4, (a[1] + a[3] + b[1] + b[3]) / 4]
-        cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, at), alternatives,
+        cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, best), alternatives,
                               [indices[k]["box"] for k in group]))
     return cards
 
 
-def card_outline(index_box, centre, index_centre_mm=(6.5, 11.5)) -> list[list[float]]:
-    """The card's corners from one index and the card's centre. The index's centre sits at
-    ``index_centre_mm`` from the face's top-left corner (or half a turn round, from the
-    bottom-right), so the line from the card's centre to it fixes the card's size and turn
-    (perspective ignored)."""
-    x0, y0, x1, y1 = index_box
-    c = np.array(centre, np.float64)
-    d = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) - c
-    w, h = CARD_MM
-    on_card = np.array([index_centre_mm[0] - w / 2, index_centre_mm[1] - h / 2])
-    if np.linalg.norm(d) < 1:
-        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
-    turn = math.atan2(d[1], d[0]) - math.atan2(on_card[1], on_card[0])
-    k = float(np.linalg.norm(d) / np.linalg.norm(on_card))
-    ex = np.array([math.cos(turn), math.sin(turn)])
-    ey = np.array([-math.sin(turn), math.cos(turn)])
-    quad = [c + k * (sx * w / 2 * ex + sy * h / 2 * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    return [[float(p[0]), float(p[1])] for p in quad]
+def index_centre_mm(name: str) -> tuple[float, float]:
+    """Where the middle of ``name``'s printed index sits on its face, from the face's top-left corner."""
+    return DECKTET_INDEX_CENTRE_MM if name in DECKS["decktet"] else INDEX_CENTRE_MM
 
 
-def crop_upright(image: np.ndarray, box, card_centre, side_scale: float = CROP_SCALE, shift=(0.0, 0.0),
-                 turn: float = 0.0) -> np.ndarray:
-    """The classifier's input: a CROP x CROP crop of a square around the index ``box`` (x0, y0,
-    x1, y1 pixels), its side ``side_scale`` times the box's longer side, turned so that the card's
-    centre lies in the direction :data:`UPRIGHT_DEG` from the index, as on an upright card (where
-    the centre is down and right of the top-left index). Both of a card's indices then read the
-    right way up, whatever the card's turn on the table. ``shift`` (fractions of the side) and
-    ``turn`` (degrees) move the crop, for training. Outside the picture the edge pixels repeat."""
-    x0, y0, x1, y1 = box
-    side = max(x1 - x0, y1 - y0, 2.0) * side_scale
-    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-    towards = math.degrees(math.atan2(card_centre[1] - cy, card_centre[0] - cx))
-    k = CROP / side
-    if k < 0.5:  # shrinking a lot: smooth first, as INTER_AREA would
-        r = int(side * 0.75) + 2
-        xa, ya = max(0, int(cx - r)), max(0, int(cy - r))
-        patch = image[ya:int(cy + r) + 1, xa:int(cx + r) + 1]
-        if patch.size:
-            image, cx, cy = cv2.GaussianBlur(patch, (0, 0), 0.3 / k), cx - xa, cy - ya
-    m = cv2.getRotationMatrix2D((cx, cy), towards - UPRIGHT_DEG + turn, k)
-    m[:, 2] += (CROP / 2 - cx + shift[0] * CROP, CROP / 2 - cy + shift[1] * CROP)
-    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-
-
-def _turns(index: dict) -> list[float]:
-    """The turns to read an index at: round the detector's sense of its turn when it has one
-    (the classifier reads an index within 40 degrees of upright), else all round."""
-    if "turn_hint" in index:
-        return [index["turn_hint"] + d for d in HINT_SPREAD_DEG]
-    return [TURNS_DEG * k for k in range(TURNS)]
-
-
-def crop_turned(image: np.ndarray, box, turn_deg: float, side_scale: float = CROP_SCALE) -> np.ndarray:
-    """The crop of :func:`crop_upright` for a card turned ``turn_deg`` on the picture."""
-    x0, y0, x1, y1 = box
-    a = math.radians(turn_deg + UPRIGHT_DEG)
-    return crop_upright(image, box, ((x0 + x1) / 2 + math.cos(a), (y0 + y1) / 2 + math.sin(a)), side_scale)
+def upright_deg(name: str) -> float:
+    """The direction (degrees, y down) from an upright card's top-left index to its centre."""
+    at = index_centre_mm(name)
+    return math.degrees(math.atan2(CARD_MM[1] / 2 - at[1], CARD_MM[0] / 2 - at[0]))
 
 
 def card_centre(index_box, turn_deg: float, name: str) -> list[float]:
     """Where the card's centre lies, from one of its indices and its turn on the picture: the
-    index's middle sits at a known place on a face (:data:`INDEX_CENTRE_MM`), so the centre is a
+    index's middle sits at a known place on a face (:func:`index_centre_mm`), so the centre is a
     known number of index lengths away in a known direction."""
-    at = DECKTET_INDEX_CENTRE_MM if name in DECKS["decktet"] else INDEX_CENTRE_MM
+    at = index_centre_mm(name)
     index_long_mm = 2 * at[1] - 4.0  # the index's height on the face: it starts 2 mm from the edge
     w, h = CARD_MM
     dx, dy = w / 2 - at[0], h / 2 - at[1]  # from the index's middle to the card's, on an upright face
@@ -324,11 +275,56 @@ def card_centre(index_box, turn_deg: float, name: str) -> list[float]:
     return [(x0 + x1) / 2 + k * (dx * ex[0] + dy * ey[0]), (y0 + y1) / 2 + k * (dx * ex[1] + dy * ey[1])]
 
 
-def crop_square(image: np.ndarray, box, side_scale: float = CROP_SCALE, shift=(0.0, 0.0)) -> np.ndarray:
-    """A crop as :func:`crop_upright` cuts it, not turned: for what has no card (background)."""
+def card_outline(index_box, centre, name: str = "") -> list[list[float]]:
+    """The card's corners from one index of card ``name`` and the card's centre. The index's
+    middle sits at :func:`index_centre_mm` from the face's top-left corner (or half a turn round,
+    from the bottom-right), so the line from the card's centre to it fixes the card's size and
+    turn (perspective ignored)."""
+    x0, y0, x1, y1 = index_box
+    c = np.array(centre, np.float64)
+    d = np.array([(x0 + x1) / 2, (y0 + y1) / 2]) - c
+    w, h = CARD_MM
+    at = index_centre_mm(name)
+    on_card = np.array([at[0] - w / 2, at[1] - h / 2])
+    if np.linalg.norm(d) < 1:
+        return [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]
+    turn = math.atan2(d[1], d[0]) - math.atan2(on_card[1], on_card[0])
+    k = float(np.linalg.norm(d) / np.linalg.norm(on_card))
+    ex = np.array([math.cos(turn), math.sin(turn)])
+    ey = np.array([-math.sin(turn), math.cos(turn)])
+    quad = [c + k * (sx * w / 2 * ex + sy * h / 2 * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    return [[float(p[0]), float(p[1])] for p in quad]
+
+
+def crop_turned(image: np.ndarray, box, turn_deg: float, side_scale: float = CROP_SCALE,
+                shift=(0.0, 0.0)) -> np.ndarray:
+    """The classifier's input: a CROP x CROP crop of a square around the index ``box`` (x0, y0,
+    x1, y1 pixels), its side ``side_scale`` times the box's longer side, turned back by
+    ``turn_deg`` (the card's turn on the picture) so the index reads upright, and moved by
+    ``shift`` (fractions of the crop's side). Outside the picture the edge pixels repeat."""
     x0, y0, x1, y1 = box
-    return crop_upright(image, box, ((x0 + x1) / 2 + math.cos(math.radians(UPRIGHT_DEG)),
-                                     (y0 + y1) / 2 + math.sin(math.radians(UPRIGHT_DEG))), side_scale, shift)
+    side = max(x1 - x0, y1 - y0, 2.0) * side_scale
+    cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+    k = CROP / side
+    if k < 0.5:  # shrinking a lot: smooth first, as INTER_AREA would
+        r = int(side * 0.75) + 2
+        xa, ya = max(0, int(cx - r)), max(0, int(cy - r))
+        patch = image[ya:int(cy + r) + 1, xa:int(cx + r) + 1]
+        if patch.size:
+            image, cx, cy = cv2.GaussianBlur(patch, (0, 0), 0.3 / k), cx - xa, cy - ya
+    m = cv2.getRotationMatrix2D((cx, cy), turn_deg, k)
+    m[:, 2] += (CROP / 2 - cx + shift[0] * CROP, CROP / 2 - cy + shift[1] * CROP)
+    return cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def crop_upright(image: np.ndarray, box, card_centre, side_scale: float = CROP_SCALE, shift=(0.0, 0.0),
+                 turn: float = 0.0) -> np.ndarray:
+    """:func:`crop_turned` for an index whose card's centre is known (training): turned so that
+    the centre lies in the direction :data:`UPRIGHT_DEG` from the index, as on an upright card;
+    ``turn`` (degrees) turns it further, for training."""
+    x0, y0, x1, y1 = box
+    towards = math.degrees(math.atan2(card_centre[1] - (y0 + y1) / 2, card_centre[0] - (x0 + x1) / 2))
+    return crop_turned(image, box, towards - UPRIGHT_DEG + turn, side_scale, shift)
 
 
 def _box_side(box) -> float:

@@ -111,3 +111,29 @@ def test_table_reader_places_cards_on_the_mat_in_millimetres(recogniser):
         # and turn, good to a fifth of the card's width (enough to tell neighbouring places apart)
         tolerance = 4 if len(px.indices) >= 2 else 13
         assert abs(x - card.x) < tolerance and abs(y - card.y) < tolerance, (card.id, len(px.indices), (x, y))
+
+
+def test_a_deck_taught_from_photos_is_listed_and_used_by_name(tmp_path, capsys):
+    from vision.synth.scene import CardObject
+
+    photos = tmp_path / "photos"
+    photos.mkdir()
+    for k, card_id in enumerate(["QH", "7S", "AD"]):
+        scene = random_scene(990_000 + k, cards=0, pyramids=0, hands=0)
+        scene.camera.distance_mm = 420.0
+        scene.cards = [CardObject(card_id, *scene.camera.target_mm, angle=10.0 * k)]
+        cv2.imwrite(str(photos / f"{card_id}.png"), render(scene).image)
+    assert main(["deck", "learn", "house", str(photos), "--instance", str(tmp_path)]) == 0
+    assert "learned 3 cards of 'house'" in capsys.readouterr().out
+    assert main(["deck", "list", "--instance", str(tmp_path)]) == 0
+    assert capsys.readouterr().out.split() == ["house"]
+    assert main(["recognize", "--json", "--deck", "house", "--instance", str(tmp_path), str(photos / "QH.png")]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["cards"] and {c["id"] for c in record["cards"]} <= {"QH", "7S", "AD", None, "back"}
+
+
+def test_a_teaching_photo_not_named_by_a_card_is_refused_before_anything_is_learned(tmp_path, capsys):
+    cv2.imwrite(str(tmp_path / "holiday.png"), np.zeros((40, 40, 3), np.uint8))
+    assert main(["deck", "learn", "house", str(tmp_path / "holiday.png"), "--instance", str(tmp_path)]) == 2
+    assert "does not name a card" in capsys.readouterr().err
+    assert not (tmp_path / "decks").exists()

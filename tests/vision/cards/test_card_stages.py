@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from vision.cards.classes import CLASSES, CROP, DECKS, INDEX, NONE
-from vision.cards.recognise import CardRecogniser, RecognitionError, card_outline, crop_square, merge, restrict
+from vision.cards.recognise import CardRecogniser, RecognitionError, card_outline, crop_turned, merge, restrict
 
 
 def one_hot(name: str, p: float = 0.9) -> np.ndarray:
@@ -18,19 +18,19 @@ def one_hot(name: str, p: float = 0.9) -> np.ndarray:
     return probs
 
 
-def test_crop_square_centres_the_box_and_scales_it():
+def test_an_unturned_crop_centres_the_box_and_scales_it():
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (140, 90), (159, 109), (255, 255, 255), -1)  # a 20 px square at (150, 100)
-    crop = crop_square(image, (140, 90, 160, 110), side_scale=2.0)
+    crop = crop_turned(image, (140, 90, 160, 110), 0.0, side_scale=2.0)
     assert crop.shape == (CROP, CROP, 3)
     ys, xs = np.nonzero(crop[..., 0] > 127)
     assert abs(xs.mean() - CROP / 2) < 1.0 and abs(ys.mean() - CROP / 2) < 1.0
     assert abs((xs.max() - xs.min() + 1) - CROP / 2) <= 2  # the box fills half the crop's side
 
 
-def test_crop_square_at_the_border_repeats_edge_pixels_instead_of_failing():
+def test_a_crop_at_the_border_repeats_edge_pixels_instead_of_failing():
     image = np.full((50, 50, 3), 200, np.uint8)
-    crop = crop_square(image, (-10, -10, 10, 10))
+    crop = crop_turned(image, (-10, -10, 10, 10), 0.0)
     assert crop.shape == (CROP, CROP, 3) and crop.min() == 200
 
 

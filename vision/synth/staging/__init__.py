@@ -37,6 +37,21 @@ from vision.synth.staging.table import Hand, frame_camera
 MAT_GAMES = {"pouches": "pouches", "mongoose": "mongoose", "deck-town": "deck-town", "pungo": "pungo"}
 
 
+def mat_options(game: Game) -> dict[str, str]:
+    """What a game's configuration changes on its printed mat: Pungo's arena and roll grid."""
+    return {k: str(game.option(k)) for k in ("arena", "roll-grid")} if game.type.name == "pungo" else {}
+
+
+def mat_of(game: Game, paper: str = "A3"):
+    """The printed mat ``game`` is staged on (a :class:`calibration.mats.MatLayout`)."""
+    return mat_layout(MAT_GAMES[game.type.name], paper, mat_options(game))
+
+
+def zones_of(layout) -> dict[str, tuple[float, float, float, float]]:
+    """A mat's places as the referee's layouts take them: name -> (x, y, width, height) in mm."""
+    return {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in layout.zones}
+
+
 @dataclass
 class Table:
     """What a game's staging puts on the table for one state."""
@@ -75,18 +90,18 @@ class Stager:
         if name not in MAT_GAMES:
             raise ValueError(f"no staging for {game.type.title}: staging knows {', '.join(MAT_GAMES)}")
         self.game, self.seed, self.size = game, int(seed), tuple(size)
-        options = {k: str(game.option(k)) for k in ("arena", "roll-grid")} if name == "pungo" else {}
-        layout = mat_layout(MAT_GAMES[name], paper, options)
+        options = mat_options(game)
+        self.layout = mat_of(game, paper)
         self.mat = MatObject(MAT_GAMES[name], paper, ",".join(f"{k}:{v}" for k, v in options.items()))
-        self.zones = {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in layout.zones}
+        self.zones = zones_of(self.layout)
         self.hand = Hand(self.seed, sloppy)
         module = importlib.import_module(f"vision.synth.staging.{name.replace('-', '_')}")
         self.placer = module.Placer(game, list(states), self.hand, self.zones)
         self.states = list(states)
         self._camera: Camera | None = None
-        self._mat_corners = np.array([[-layout.origin_on_paper[0], -layout.origin_on_paper[1]],
-                                      [layout.paper_mm[0] - layout.origin_on_paper[0],
-                                       layout.paper_mm[1] - layout.origin_on_paper[1]]])
+        self._mat_corners = np.array([[-self.layout.origin_on_paper[0], -self.layout.origin_on_paper[1]],
+                                      [self.layout.paper_mm[0] - self.layout.origin_on_paper[0],
+                                       self.layout.paper_mm[1] - self.layout.origin_on_paper[1]]])
 
     def table(self, state: State, known: State | None = None) -> Table:
         """The things on the table in ``state`` (``known``: the state the referee knows meanwhile)."""
