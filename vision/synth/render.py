@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -138,15 +138,14 @@ class _Painter:
         """
         cam = self.camera
         points = np.asarray(points, np.float64).reshape(-1, 3)
-        rvec, _ = cv2.Rodrigues(cam.R)
-        px, _ = cv2.projectPoints(points.reshape(-1, 1, 3), rvec, cam.t, cam.K, cam.dist)
+        px, _ = cv2.projectPoints(points.reshape(-1, 1, 3), self._rvec, cam.t, cam.K, cam.dist)
         px = px.reshape(-1, 2)
         if not self.distorted:
             return px
         c = points @ cam.R.T + cam.t
         xy = c[:, :2] / np.maximum(c[:, 2:3], NEAR_MM)
         r2 = (xy ** 2).sum(axis=1)
-        rim = self._rim_r2()
+        rim = self._rim_r2
         far = r2 > rim
         if far.any():
             k1, k2, _, _, k3 = (list(cam.dist) + [0.0] * 5)[:5]
@@ -154,6 +153,11 @@ class _Painter:
             px[far] = xy[far] * factor * [cam.K[0, 0], cam.K[1, 1]] + cam.K[:2, 2]
         return px
 
+    @cached_property
+    def _rvec(self) -> np.ndarray:
+        return cv2.Rodrigues(self.camera.R)[0]
+
+    @cached_property
     def _rim_r2(self) -> float:
         """Squared normalised radius a little beyond the frame's corners."""
         cam = self.camera
@@ -230,9 +234,8 @@ class _Painter:
             table = cv2.warpPerspective(texture, H, (self.w, self.h), flags=cv2.INTER_LINEAR,
                                         borderMode=cv2.BORDER_WRAP)
         else:  # the same picture, twice as fast: OpenCV's wrapping border is its slow path
-            big, shift = tiled
-            table = cv2.warpPerspective(big, H @ shift, (self.w, self.h), flags=cv2.INTER_LINEAR,
-                                        borderMode=cv2.BORDER_REPLICATE)
+            big, shift = tiled  # (it covers the frame, so no border is sampled: the constant one is the fast one)
+            table = cv2.warpPerspective(big, H @ shift, (self.w, self.h), flags=cv2.INTER_LINEAR)
         self.canvas = table.astype(np.float32)
 
     def _homography_mm(self, height_mm: float = 0.0) -> np.ndarray:
@@ -382,22 +385,23 @@ class _Painter:
         src = np.float32([[0, r0 / f], [src_w / f, r0 / f], [src_w / f, r1 / f], [0, r1 / f]]) - 0.5
         H = cv2.getPerspectiveTransform(src, (dst - (x0, y0)).astype(np.float32))
         size = (x1 - x0, y1 - y0)
-        warped = cv2.warpPerspective(img, H, size, flags=cv2.INTER_LINEAR,
-                                     borderMode=cv2.BORDER_REPLICATE if strip else cv2.BORDER_CONSTANT)
+        # beyond the face's rows a strip samples its neighbours' rows, so strips join without a seam
+        warped = cv2.warpPerspective(img, H, size, flags=cv2.INTER_LINEAR)
         # (OpenCV's channel shuffles here are four times as fast as numpy's strided copies)
-        a = cv2.extractChannel(warped, 3).astype(np.float32) * (1 / 255)
+        alpha8 = cv2.extractChannel(warped, 3)
         if strip:  # the strip's own quad bounds it, so neighbouring strips meet without a seam
             quad_mask = np.zeros(size[::-1], np.uint8)
             cv2.fillConvexPoly(quad_mask, np.round((dst - (x0, y0)) * (1 << _S)).astype(np.int32), 1, cv2.LINE_8, _S)
-            a *= quad_mask
+            alpha8 *= quad_mask
+        a = np.multiply(alpha8, 1 / 255, dtype=np.float32)
         colour = cv2.cvtColor(warped, cv2.COLOR_BGRA2BGR).astype(np.float32)
         if shade != 1.0:
             colour *= shade
         if gloss and self.gloss is not None:
-            colour = cv2.add(colour, cv2.cvtColor(self.gloss[y0:y1, x0:x1], cv2.COLOR_GRAY2BGR))
+            colour = cv2.add(colour, self.gloss[y0:y1, x0:x1])
         region = self.canvas[y0:y1, x0:x1]
         _blend(region, colour, a)
-        self.labels[y0:y1, x0:x1][a > 0.5] = index
+        self.labels[y0:y1, x0:x1][alpha8 > 127] = index
 
     def _gloss_map(self) -> np.ndarray | None:
         """The light's reflection on glossy cards, over the whole canvas: bright where the light,
@@ -415,7 +419,8 @@ class _Painter:
         spec = self.scene.effects.glare * 255 * self.scene.light.strength * cos ** 40
         if spec.max() < 2:
             return None
-        return cv2.resize(spec.reshape(gh, gw).astype(np.float32), (self.w, self.h), interpolation=cv2.INTER_LINEAR)
+        spec = cv2.resize(spec.reshape(gh, gw).astype(np.float32), (self.w, self.h), interpolation=cv2.INTER_LINEAR)
+        return cv2.cvtColor(spec, cv2.COLOR_GRAY2BGR)  # white light: added to B, G and R alike
 
     def _darken(self, polygons: list[np.ndarray], sigma: float, strength: float) -> None:
         """Multiply the canvas by 1 - strength under the blurred union of ``polygons`` (canvas pixels)."""
@@ -424,14 +429,14 @@ class _Painter:
         x0, y0, x1, y1 = _bbox(allpts, self.w, self.h, grow=pad)
         if x1 <= x0 or y1 <= y0:
             return
-        k = int(min(8, max(1, sigma // 3)))  # wide blurs are drawn and blurred small, then enlarged
+        k = int(min(8, max(1, sigma // 1.5)))  # wide blurs are drawn and blurred small, then enlarged
         size = ((x1 - x0 + k - 1) // k, (y1 - y0 + k - 1) // k)
         mask = np.zeros(size[::-1], np.uint8)
         for poly in polygons:
             if len(poly) >= 3:
                 cv2.fillPoly(mask, [np.round((poly - (x0, y0)) / k * (1 << _S)).astype(np.int32)], 255, cv2.LINE_AA, _S)
         if sigma >= 1.5:
-            mask = cv2.GaussianBlur(mask, (0, 0), sigma / k)
+            mask = _soften(mask, sigma / k)
         if k > 1:
             mask = cv2.resize(mask, (x1 - x0, y1 - y0), interpolation=cv2.INTER_LINEAR)
         factor = cv2.LUT(mask, _darkening(round(strength, 3)))  # 1 - strength x coverage, in one pass
@@ -473,8 +478,7 @@ class _Painter:
         x0, y0, x1, y1 = _bbox(pts, self.w, self.h, grow=1)
         if x1 <= x0 or y1 <= y0:
             return
-        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        cv2.fillConvexPoly(mask, np.round((pts - (x0, y0)) * (1 << _S)).astype(np.int32), 1.0, cv2.LINE_AA, _S)
+        mask = _coverage((y1 - y0, x1 - x0), [pts - (x0, y0)])
         colour = np.array(facet.colour, np.float32) * shade
         region = self.canvas[y0:y1, x0:x1]
         if facet.alpha >= 1.0:
@@ -501,9 +505,7 @@ class _Painter:
         x0, y0, x1, y1 = _bbox(np.vstack(polygons), self.w, self.h, grow=1)
         if x1 <= x0 or y1 <= y0:
             return
-        mask = np.zeros((y1 - y0, x1 - x0), np.float32)
-        for pts in polygons:
-            cv2.fillConvexPoly(mask, np.round((pts - (x0, y0)) * (1 << _S)).astype(np.int32), 1.0, cv2.LINE_AA, _S)
+        mask = _coverage((y1 - y0, x1 - x0), [pts - (x0, y0) for pts in polygons])
         region = self.canvas[y0:y1, x0:x1]
         _blend(region, np.full_like(region, colour), mask)
 
@@ -529,26 +531,36 @@ class _Painter:
         if x1 <= x0 or y1 <= y0:
             self.objects[index - 1].polygon = []
             return
-        m = np.zeros((y1 - y0, x1 - x0), np.float32)
-        c = np.zeros((y1 - y0, x1 - x0, 3), np.float32)
-        for poly, is_sleeve in polys:
-            fixed = np.round((poly - (x0, y0)) * (1 << _S)).astype(np.int32)
-            cv2.fillConvexPoly(m, fixed, 1.0, cv2.LINE_AA, _S)
-            cv2.fillConvexPoly(c, fixed, tuple(float(v) for v in (sleeve if is_sleeve else skin)), cv2.LINE_AA, _S)
-        # rounded limbs: darker towards their outline
-        inside = cv2.distanceTransform((m > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
-        radius = max(2.0, hand.width_mm * 0.12 * self.px_per_mm * self.ss)
-        shading = (0.7 + 0.3 * np.sqrt(np.clip(inside / radius, 0, 1))).astype(np.float32)
-        shading *= (self.scene.light.ambient + self.scene.light.strength * 0.8) / max(self.flat, 1e-6)
-        c = cv2.multiply(c, cv2.cvtColor(shading, cv2.COLOR_GRAY2BGR))  # c is 0 off the hand: premultiplied
         # a hand above the table is out of the focal plane (soft), and a moving one smears
         defocus = (0.4 + hand.height_mm / 70) * self.ss
-        c = cv2.GaussianBlur(c, (0, 0), defocus)
-        m = cv2.GaussianBlur(m, (0, 0), defocus)
-        if hand.motion_px >= 1:
-            kernel = _motion(hand.motion_px * self.ss, _image_angle(self, hand))
+        smear_px = hand.motion_px * self.ss if hand.motion_px >= 1 else 0.0
+        # so blurred a hand loses nothing drawn at half the resolution, for a quarter of the work
+        k = 2 if defocus >= 1.2 or smear_px >= 6 else 1
+        size = (y1 - y0 + k - 1) // k, (x1 - x0 + k - 1) // k
+        flat = np.zeros((*size, 3), np.uint8)  # colour x coverage (premultiplied): 0 off the hand
+        outlines = []
+        for poly, is_sleeve in polys:
+            small = (poly - (x0, y0) + 0.5) / k - 0.5  # pixel centres of the full size, in small pixels
+            outlines.append(small)
+            cv2.fillConvexPoly(flat, np.round(small * (1 << _S)).astype(np.int32),
+                               tuple(float(v) for v in (sleeve if is_sleeve else skin)), cv2.LINE_AA, _S)
+        m = _coverage(size, outlines)
+        # rounded limbs: darker towards their outline
+        inside = cv2.distanceTransform((m > 0.5).astype(np.uint8), cv2.DIST_L2, 3)
+        radius = max(2.0, hand.width_mm * 0.12 * self.px_per_mm * self.ss / k)
+        shading = (0.7 + 0.3 * np.sqrt(np.clip(inside / radius, 0, 1))).astype(np.float32)
+        shading *= (self.scene.light.ambient + self.scene.light.strength * 0.8) / max(self.flat, 1e-6)
+        c = cv2.multiply(flat.astype(np.float32), cv2.cvtColor(shading, cv2.COLOR_GRAY2BGR))
+        c = cv2.GaussianBlur(c, (0, 0), defocus / k)
+        m = cv2.GaussianBlur(m, (0, 0), defocus / k)
+        if smear_px:
+            kernel = _motion(smear_px / k, _image_angle(self, hand))
             c = cv2.filter2D(c, -1, kernel)
             m = cv2.filter2D(m, -1, kernel)
+        if k > 1:
+            full = (size[1] * k, size[0] * k)
+            c = cv2.resize(c, full, interpolation=cv2.INTER_LINEAR)[:y1 - y0, :x1 - x0]
+            m = cv2.resize(m, full, interpolation=cv2.INTER_LINEAR)[:y1 - y0, :x1 - x0]
         c = cv2.divide(c, cv2.cvtColor(np.maximum(m, 1e-3), cv2.COLOR_GRAY2BGR))
         region = self.canvas[y0:y1, x0:x1]
         _blend(region, c, m)
@@ -575,9 +587,9 @@ class _Painter:
         if not self.distorted and self.ss == 1:
             return self.canvas, self.labels
         if self.distorted:
-            map_x, map_y = _distortion_maps(self.big, self.pad)
-            image = cv2.remap(self.canvas, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-            labels = cv2.remap(self.labels, map_x, map_y, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
+            where = _distortion_maps(self.big, self.pad)
+            image = cv2.remap(self.canvas, where, None, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+            labels = cv2.remap(self.labels, where, None, cv2.INTER_NEAREST, borderMode=cv2.BORDER_CONSTANT)
         else:
             image, labels = self.canvas, self.labels
         if self.ss > 1:
@@ -603,6 +615,28 @@ class _Painter:
 @lru_cache(maxsize=256)
 def _darkening(strength: float) -> np.ndarray:
     return (1 - strength * np.arange(256) / 255).astype(np.float32)
+
+
+def _soften(mask: np.ndarray, sigma: float) -> np.ndarray:
+    """A Gaussian-like blur of ``sigma`` pixels as three box blurs (a shadow's soft edge; a
+    fifth of the cost of OpenCV's Gaussian on small 8-bit masks). Each box of odd width w adds
+    (w^2 - 1) / 12 to the variance: the widths are picked, widest first, to sum to sigma^2."""
+    need = sigma * sigma
+    for left in (3, 2, 1):
+        w = max(1, 2 * round((math.sqrt(12 * need / left + 1) - 1) / 2) + 1)
+        if w > 1:
+            mask = cv2.blur(mask, (w, w))
+        need = max(0.0, need - (w * w - 1) / 12)
+    return mask
+
+
+def _coverage(shape: tuple[int, int], polygons: list[np.ndarray]) -> np.ndarray:
+    """How much of each pixel (0..1, float32) convex ``polygons`` (pixels, sub-pixel precise)
+    cover. Drawn in 8 bits: OpenCV anti-aliases only there (a float mask comes out jagged)."""
+    mask = np.zeros(shape, np.uint8)
+    for pts in polygons:
+        cv2.fillConvexPoly(mask, np.round(pts * (1 << _S)).astype(np.int32), 255, cv2.LINE_AA, _S)
+    return np.multiply(mask, 1 / 255, dtype=np.float32)
 
 
 def _blend(region: np.ndarray, colour: np.ndarray, alpha: np.ndarray) -> None:
@@ -656,12 +690,12 @@ def _bbox(points: np.ndarray, w: int, h: int, grow: int = 1) -> tuple[int, int, 
     return x0, y0, x1, y1
 
 
-def _tiled_cover(texture: np.ndarray, H: np.ndarray, size: tuple[int, int], most: int = 16
+def _tiled_cover(texture: np.ndarray, H: np.ndarray, size: tuple[int, int], most: int = 12_000_000
                  ) -> tuple[np.ndarray, np.ndarray] | None:
     """The seamless ``texture`` repeated to cover all the texels the picture of ``size`` shows
     through the texel-to-pixel homography ``H``, and the shift that maps the big tile's texels to
-    the small one's (so ``H @ shift`` warps it); None when that would take more than ``most`` tiles
-    (a camera looking far across the table)."""
+    the small one's (so ``H @ shift`` warps it); None when that would take more than ``most``
+    texels (a camera looking far across the table), where copying them costs more than it saves."""
     w, h = size
     frame = np.float64([[[0, 0], [w, 0], [w, h], [0, h]]])
     try:
@@ -675,7 +709,7 @@ def _tiled_cover(texture: np.ndarray, H: np.ndarray, size: tuple[int, int], most
     hi = np.ceil(corners.max(axis=0)) + 2
     ox, oy = math.floor(lo[0] / tw) * tw, math.floor(lo[1] / th) * th
     cols, rows = int((hi[0] - ox) // tw) + 1, int((hi[1] - oy) // th) + 1
-    if cols * rows > most:
+    if cols * rows * tw * th > most:
         return None
     shift = np.array([[1.0, 0, ox], [0, 1.0, oy], [0, 0, 1.0]])
     return np.tile(texture, (rows, cols, 1)), shift
@@ -748,22 +782,19 @@ def _distortion_margin(camera: PinholeCamera) -> tuple[int, int]:
     return min(int(math.ceil(px)) + 4, w // 2), min(int(math.ceil(py)) + 4, h // 2)
 
 
-def _distortion_maps(camera: PinholeCamera, pad: tuple[int, int]) -> tuple[np.ndarray, np.ndarray]:
-    """For every output pixel, where to sample the undistorted canvas (a coarse grid, interpolated:
-    the distortion is smooth, so this costs little and is exact to a hundredth of a pixel)."""
+def _distortion_maps(camera: PinholeCamera, pad: tuple[int, int]) -> np.ndarray:
+    """For every output pixel, where to sample the undistorted canvas (x, y in one two-channel
+    map). The distortion is smooth: it is solved on a coarse grid, one sample at the middle of
+    every step x step block plus a ring outside the frame, and enlarged by a plain linear resize,
+    whose sample positions then fall exactly on the grid's (exact to a hundredth of a pixel)."""
     w, h = camera.width, camera.height
     step = 16
-    xs = np.append(np.arange(0, w, step), w - 1).astype(np.float64)
-    ys = np.append(np.arange(0, h, step), h - 1).astype(np.float64)
+    nx, ny = -(-w // step) + 2, -(-h // step) + 2
+    xs = (np.arange(nx) - 0.5) * step - 0.5  # block centres, from one block before the frame
+    ys = (np.arange(ny) - 0.5) * step - 0.5
     grid = np.stack(np.meshgrid(xs, ys), -1).reshape(-1, 1, 2)
     und = cv2.undistortPoints(grid, camera.K, camera.dist, P=camera.K,
                               criteria=(cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, 40, 1e-9))
-    und = und.reshape(len(ys), len(xs), 2)
-    und = und + np.asarray(pad, np.float64)
-    # interpolate the coarse grid linearly at every pixel
-    fx = np.interp(np.arange(w), xs, np.arange(len(xs))).astype(np.float32)
-    fy = np.interp(np.arange(h), ys, np.arange(len(ys))).astype(np.float32)
-    gx, gy = np.meshgrid(fx, fy)
-    map_x = cv2.remap(und[..., 0].astype(np.float32), gx, gy, cv2.INTER_LINEAR)
-    map_y = cv2.remap(und[..., 1].astype(np.float32), gx, gy, cv2.INTER_LINEAR)
-    return map_x, map_y
+    und = (und.reshape(ny, nx, 2) + np.asarray(pad, np.float64)).astype(np.float32)
+    fine = cv2.resize(und, (nx * step, ny * step), interpolation=cv2.INTER_LINEAR)
+    return fine[step:step + h, step:step + w]
