@@ -134,6 +134,11 @@ class Session:
         return self._pending
 
     @property
+    def last_snapshot(self) -> TableSnapshot | None:
+        """The table as last read, with the players' relabels: the sightings ``relabel`` names."""
+        return self._snapshot
+
+    @property
     def moves(self) -> tuple[str, ...]:
         """The moves that made the current state, in notation, oldest first."""
         return tuple(notation for _, _, notation in self._history)

@@ -6,7 +6,8 @@ history of past games. Flask is imported inside the factory: the ``tableside`` c
 in this package too, and most commands never need it.
 
 Settings: ``ACCESS_TOKEN`` (None: only this machine may connect; see ``webui.security``),
-``MAX_CONTENT_LENGTH`` (bytes in one request) and ``GAMES_FOLDER`` (default ``<instance>/games``,
+``MAX_CONTENT_LENGTH`` (bytes in one request), ``CAMERA_TIMEOUT_S`` (how long a request waits
+for a camera's picture, default 10) and ``GAMES_FOLDER`` (default ``<instance>/games``,
 where each game's log is kept).
 """
 
@@ -45,7 +46,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
 
     from pathlib import Path
 
-    from webui import catalogue, history, live, pages, rules, security
+    from webui import calibrate, catalogue, history, live, pages, rules, security
+    from webui.camera_stills import CameraStills
     from webui.event_stream import EventHub
     from webui.live_games import LiveGames
 
@@ -55,12 +57,14 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     app.extensions["tableside.hub"] = hub
     app.extensions["tableside.games"] = LiveGames(
         Path(app.config.get("GAMES_FOLDER") or Path(app.instance_path) / "games"), hub)
+    app.extensions["tableside.stills"] = CameraStills(timeout_s=float(app.config.get("CAMERA_TIMEOUT_S", 10.0)))
     security.install(app)
     app.register_blueprint(catalogue.bp)
     app.register_blueprint(rules.bp)
     app.register_blueprint(live.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(calibrate.bp)
     app.register_error_handler(HTTPException, _http_error)
     return app
 

@@ -5,6 +5,7 @@
     POST /api/games/<id>/snapshot        {"snapshot": TableSnapshot JSON, "frame": base64 JPEG} -> events
     POST /api/games/<id>/relabel|choose|enter|overrule|undo   the players' corrections -> events
     GET  /api/games/<id>/frame.jpg       the latest camera picture; /video/<id> the same as MJPEG
+    GET  /api/games/<id>/sightings       the last snapshot's cards placed on that picture (the overlay)
     GET  /api/games/<id>/frames/<name>   the picture logged with an event
     GET  /events[?game=<id>&since=<seq>] server-sent events, one JSON object per event
 
@@ -20,6 +21,7 @@ import functools
 import json
 import queue
 import re
+from pathlib import Path
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
@@ -231,6 +233,14 @@ def latest_frame(game_id: str):
     if frame is None:
         raise ApiError(404, "no picture yet: the camera (or a snapshot with a frame) has not sent one")
     return Response(frame, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/api/games/<game_id>/sightings")
+def sightings(game_id: str):
+    """The last snapshot's cards on the latest picture, for the overlay the players click to relabel."""
+    from webui.sightings import overlay
+
+    return jsonify(overlay(live_games().get(game_id), Path(current_app.instance_path)))
 
 
 @bp.get("/api/games/<game_id>/frames/<name>")

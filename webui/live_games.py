@@ -96,6 +96,17 @@ class LiveGame:
             self._frame_lock.wait_for(lambda: self._frame_number > after, timeout)
             return self._frame_number, self._frame
 
+    def last_snapshot(self) -> TableSnapshot | None:
+        """The snapshot the referee read last, with the players' relabels: the sightings that
+        ``relabel("cards/3", ...)`` names."""
+        with self.still():
+            return self.session.last_snapshot
+
+    def frame_number(self) -> int:
+        """How many pictures came so far: a new number means a new picture."""
+        with self._frame_lock:
+            return self._frame_number
+
     # -- the players --
     def relabel(self, sighting: str, label: str) -> list[Event]:
         return self._run(self.session.relabel, sighting, label)

@@ -13,6 +13,7 @@ from referee import games
 from referee.log import LogError
 from webui.catalogue import game_json
 from webui.live_games import UnknownGame
+from webui.sightings import DECKS
 
 bp = Blueprint("pages", __name__)
 
@@ -40,4 +41,5 @@ def live_page(game_id: str):
         abort(404)
     except LogError as exc:  # a damaged log: say so; History lists its good part
         return render_template("refused.html", status=409, message=f"this game's log cannot be resumed: {exc}"), 409
-    return render_template("live.html", game_id=live.id, title=live.game.type.title)
+    return render_template("live.html", game_id=live.id, title=live.game.type.title, game_name=live.game.type.name,
+                           camera=live.seating.camera, has_cards=live.game.type.name in DECKS)

@@ -91,7 +91,149 @@ function draw(state) {
     document.getElementById("no-frame").hidden = true;
   }
   if (state.log) drawLog(state.log);
+  refreshOverlay();
 }
+
+/* -- the overlay: the last snapshot's cards on the camera picture; a click opens the picker -- */
+const SVG_NS = "http://www.w3.org/2000/svg";
+let deck = [];
+let overlayBusy = false, overlayAgain = false;
+
+/* One request at a time; a change that comes meanwhile asks again once it is done. */
+async function refreshOverlay() {
+  if (overlayBusy) { overlayAgain = true; return; }
+  overlayBusy = true;
+  do {
+    overlayAgain = false;
+    try { drawOverlay(await getJSON(`${api}/sightings`)); } catch (error) { /* the next event tries again */ }
+  } while (overlayAgain);
+  overlayBusy = false;
+}
+
+function drawOverlay(placed) {
+  deck = placed.deck;
+  const svg = document.getElementById("overlay");
+  const note = document.getElementById("overlay-note");
+  svg.replaceChildren();
+  const shown = placed.sightings.filter((s) => s.corners_px);
+  if (placed.image_size) svg.setAttribute("viewBox", `0 0 ${placed.image_size[0]} ${placed.image_size[1]}`);
+  for (const s of shown) {
+    const group = document.createElementNS(SVG_NS, "g");
+    group.setAttribute("class", `sighting${s.confidence < 0.6 ? " unsure" : ""}`);
+    group.dataset.sighting = s.sighting;
+    group.dataset.label = s.label;
+    const outline = document.createElementNS(SVG_NS, "polygon");
+    outline.setAttribute("points", s.corners_px.map((p) => p.join(",")).join(" "));
+    const title = document.createElementNS(SVG_NS, "title");
+    title.textContent = `${s.sighting}: ${s.label} (${Math.round(s.confidence * 100)} %): click to relabel`;
+    const [cx, cy] = s.corners_px.reduce(([a, b], [x, y]) => [a + x / 4, b + y / 4], [0, 0]);
+    const [[x0, y0], [x1, y1]] = s.corners_px;
+    const size = Math.hypot(x1 - x0, y1 - y0) / Math.max(2.5, s.label.length * 0.7);  // the label fits across the card
+    const label = document.createElementNS(SVG_NS, "text");
+    Object.entries({x: cx, y: cy, "font-size": size, "text-anchor": "middle", "dominant-baseline": "middle"})
+      .forEach(([k, v]) => label.setAttribute(k, v));
+    label.textContent = s.label;
+    group.append(title, outline, label);
+    svg.append(group);
+  }
+  placedBox = shown.length ? cardsBox(shown, placed.image_size) : null;
+  zoomToCards();
+  /* Sightings the picture cannot place (no calibration yet) are listed, to be clicked the same way. */
+  const unplaced = placed.sightings.filter((s) => !s.corners_px);
+  note.replaceChildren();
+  if (unplaced.length) {
+    note.append(placed.image_size ? "Not placed on the picture (no mat in view, no calibration saved): " : "Cards seen: ");
+    for (const s of unplaced) {
+      note.append(el("button", {type: "button", class: "sighting-chip", "data-sighting": s.sighting, "data-label": s.label},
+                     `${s.sighting} ${s.label}`), " ");
+    }
+  } else if (shown.length) {
+    note.textContent = `${shown.length} card${shown.length > 1 ? "s" : ""} placed by ${placed.placed_by}.`;
+  }
+}
+
+/* The cards fill a small part of a webcam's picture: the view zooms to them (and a margin round
+them) so that each is big enough to click; the button shows the whole picture again. */
+let placedBox = null, wholePicture = false;
+
+function cardsBox(sightings, size) {
+  const xs = sightings.flatMap((s) => s.corners_px.map((p) => p[0]));
+  const ys = sightings.flatMap((s) => s.corners_px.map((p) => p[1]));
+  const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+  const margin = 0.25 * Math.max(x1 - x0, y1 - y0);
+  const left = Math.max(0, x0 - margin), top = Math.max(0, y0 - margin);
+  return {x: left, y: top, w: Math.min(size[0], x1 + margin) - left, h: Math.min(size[1], y1 + margin) - top,
+          width: size[0], height: size[1]};
+}
+
+function zoomToCards() {
+  const view = document.getElementById("camera-view"), zoom = document.getElementById("zoom");
+  const toggle = document.getElementById("zoom-toggle");
+  toggle.hidden = !placedBox;
+  const box = placedBox;
+  if (!box || wholePicture) {
+    zoom.style.transform = "";
+    view.style.height = "";
+    toggle.textContent = "Zoom to the cards";
+    return;
+  }
+  const scale = Math.max(1, Math.min(box.width / box.w, 1.2 * box.width / box.h, 4));
+  zoom.style.transform = `scale(${scale}) translate(${-100 * box.x / box.width}%, ${-100 * box.y / box.height}%)`;
+  view.style.height = `${view.clientWidth * box.h * scale / box.width}px`;
+  toggle.textContent = "Show the whole picture";
+}
+
+document.getElementById("zoom-toggle").addEventListener("click", () => { wholePicture = !wholePicture; zoomToCards(); });
+window.addEventListener("resize", zoomToCards);
+
+function openPicker(sighting, label, x, y) {
+  const picker = document.getElementById("picker");
+  picker.dataset.sighting = sighting;
+  document.getElementById("picker-title").replaceChildren(el("code", {}, sighting), ` reads as ${label}; it really is:`);
+  const filter = document.getElementById("picker-filter");
+  filter.value = "";
+  drawChoices();
+  const area = document.querySelector(".camera").getBoundingClientRect();
+  picker.style.left = `${Math.max(0, Math.min(x - area.left, area.width - 260))}px`;
+  picker.style.top = `${y - area.top + 12}px`;
+  picker.hidden = false;
+  filter.focus();
+}
+
+/* Cards whose id or name contains every typed word: "q h" finds QH, "ace" the Decktet aces. */
+function matching() {
+  const words = document.getElementById("picker-filter").value.toLowerCase().split(/\s+/).filter(Boolean);
+  return deck.filter((id) => words.every((w) => id.toLowerCase().includes(w)));
+}
+
+function drawChoices() {
+  const box = document.getElementById("picker-choices");
+  const found = matching();
+  box.replaceChildren(...found.slice(0, 60).map((id) => el("button", {type: "button", class: "choice", "data-label": id}, id)));
+  if (found.length > 60) box.append(el("span", {class: "muted"}, ` ${found.length - 60} more: type to narrow`));
+  if (!found.length) box.append(el("span", {class: "muted"}, "no card of this game's deck matches"));
+}
+
+async function relabelAs(label) {
+  const picker = document.getElementById("picker");
+  const result = await command("relabel", {sighting: picker.dataset.sighting, label: label});
+  if (result.ok) picker.hidden = true;
+}
+
+document.querySelector(".camera").addEventListener("click", (event) => {
+  const target = event.target.closest("g.sighting, button.sighting-chip");
+  if (target) openPicker(target.dataset.sighting, target.dataset.label, event.clientX, event.clientY);
+});
+document.getElementById("picker-filter").addEventListener("input", drawChoices);
+document.getElementById("picker-filter").addEventListener("keydown", (event) => {
+  if (event.key === "Enter") { event.preventDefault(); const first = matching()[0]; if (first) relabelAs(first); }
+  if (event.key === "Escape") document.getElementById("picker").hidden = true;
+});
+document.getElementById("picker-choices").addEventListener("click", (event) => {
+  const choice = event.target.closest("button.choice");
+  if (choice) relabelAs(choice.dataset.label);
+});
+document.getElementById("picker-cancel").addEventListener("click", () => { document.getElementById("picker").hidden = true; });
 
 async function refresh() {
   try {

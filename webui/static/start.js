@@ -86,7 +86,15 @@ document.getElementById("start").addEventListener("submit", async (event) => {
   problem.hidden = false;
   problem.textContent = result.data.error;
 });
+/* The calibration check opens on the chosen camera and game. */
+function drawCalibrationLink() {
+  const params = new URLSearchParams({camera: document.getElementById("camera").value.trim(), game: gameSelect.value});
+  document.getElementById("calibration-link").href = `/play/calibrate?${params}`;
+}
+gameSelect.addEventListener("change", drawCalibrationLink);
+document.getElementById("camera").addEventListener("input", drawCalibrationLink);
 gameSelect.addEventListener("change", drawEditions);
 editionSelect.addEventListener("change", drawOptions);
 document.getElementById("add-player").addEventListener("click", addPlayer);
 drawEditions();
+drawCalibrationLink();

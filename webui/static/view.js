@@ -2,7 +2,8 @@
 
 Places are grouped by the word before the slash (heap/1,2 -> heap). A group whose keys are grid
 positions ("1,2" or "r2c3") is drawn as a grid, the others as labelled rows. Pouches tokens stand
-on the same grid as the heap, so they are drawn on it. Cards, Decktet cards, pyramids, dice and
+on the same grid as the heap, so they are drawn on it, in the same cell as the pile they stand on;
+each pile shows its height. Cards, Decktet cards, pyramids, dice and
 player tokens each get their own look. */
 "use strict";
 
@@ -46,6 +47,40 @@ function contentsNode(items, colours) {
   return node;
 }
 
+/* What one place holds, named by its place (the selectors tests and scripts use). */
+function placeNode(kind, key, items, colours) {
+  const node = contentsNode(items, colours);
+  node.setAttribute("data-place", `${kind}/${key}`);
+  return node;
+}
+
+/* Deck Town: a card's pyramids come grouped by owner colour (red1+red2); a player who alone
+   occupies a card controls it, and the cell is framed in that player's colour. */
+function markControl(cell, items) {
+  const owners = new Set(items.slice(1).map((group) => (PYRAMID.exec(group.split("+")[0]) || [])[1]).filter(Boolean));
+  if (owners.size !== 1) return;
+  const [owner] = owners;
+  cell.classList.add("controlled");
+  cell.style.setProperty("--owner", owner);
+  cell.title += ` (controlled by ${owner})`;
+}
+
+/* Pouches: a pile's height is the value of its top card, Ace 1 ... King 13 (a face-down top is
+   not known yet). The cell is shaded darker the higher the pile, like a relief map. */
+const HEIGHTS = "A23456789TJQK";
+
+function pileHeight(items) {
+  const top = items[items.length - 1] || "";
+  const value = HEIGHTS.indexOf(top[0]);
+  return /^[2-9TJQKA][SHDC]$/.test(top) ? value + 1 : null;
+}
+
+function heightNode(height) {
+  return height === null
+    ? el("span", {class: "height unknown", title: "face down: its height shows once it is revealed"}, "?")
+    : el("span", {class: "height", title: `height ${height}: the top card's value`}, String(height));
+}
+
 /* A grid of places; ``size`` ({rows, cols}, 1-based "rNcM" keys) draws the empty cells of a known board. */
 function drawGrid(name, cells, colours, size) {
   const positions = cells.map(([key]) => gridKey(key));
@@ -56,12 +91,27 @@ function drawGrid(name, cells, colours, size) {
   const grid = el("div", {class: "grid", "data-group": name,
     style: `grid-template-columns: repeat(${maxCol - minCol + 1}, minmax(3.5rem, auto))`});
   const taken = new Set();
+  const byKey = new Map();  // a place shared by several kinds (a token on a pile) is one cell
   cells.forEach(([key, items, kind], i) => {
-    const p = positions[i];
-    taken.add(`${p.row}:${p.col}`);
-    grid.append(el("div", {class: `cell ${kind}`, "data-place": `${kind}/${key}`, title: `${kind}/${key}`,
-      style: `grid-column: ${p.col - minCol + 1}; grid-row: ${p.row - minRow + 1}`}, contentsNode(items, colours)));
+    if (!byKey.has(key)) byKey.set(key, {position: positions[i], parts: []});
+    byKey.get(key).parts.push([kind, items]);
   });
+  for (const [key, {position: p, parts}] of byKey) {
+    taken.add(`${p.row}:${p.col}`);
+    const kinds = parts.map(([kind]) => kind);
+    const cell = el("div", {class: `cell ${kinds.join(" ")}`, "data-cell": key, title: kinds.map((k) => `${k}/${key}`).join(", "),
+      style: `grid-column: ${p.col - minCol + 1}; grid-row: ${p.row - minRow + 1}`});
+    for (const [kind, items] of parts) {
+      if (kind === "heap") {
+        const height = pileHeight(items);
+        cell.append(heightNode(height));
+        if (height !== null) cell.style.background = `hsl(32, 42%, ${96 - height * 3.4}%)`;
+      }
+      if (kind === "board") markControl(cell, items);
+      cell.append(placeNode(kind, key, items, colours));
+    }
+    grid.append(cell);
+  }
   for (let row = minRow; row <= maxRow; row++) {
     for (let col = minCol; col <= maxCol; col++) {
       if (taken.has(`${row}:${col}`)) continue;
