@@ -19,6 +19,11 @@ def rectify(image: np.ndarray, calibration: TableCalibration, area_mm: tuple[flo
     cols, rows = round(w * px_per_mm), round(h * px_per_mm)
     if cols <= 0 or rows <= 0 or cols * rows > 50_000_000:
         raise ValueError(f"a {w} x {h} mm area at {px_per_mm} px/mm is not a sensible image size")
+    if calibration.intrinsics is None:  # one homography all the way: OpenCV's warp, no per-pixel maps
+        from_output = np.array([[1 / px_per_mm, 0, x + 0.5 / px_per_mm], [0, 1 / px_per_mm, y + 0.5 / px_per_mm],
+                                [0, 0, 1]])
+        return cv2.warpPerspective(image, calibration.image_from_table @ from_output, (cols, rows),
+                                   flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_CONSTANT)
     jj, ii = np.meshgrid(np.arange(cols, dtype=np.float64), np.arange(rows, dtype=np.float64))
     table = np.stack([x + (jj + 0.5) / px_per_mm, y + (ii + 0.5) / px_per_mm], -1).reshape(-1, 2)
     source = calibration.to_image(table).astype(np.float32).reshape(rows, cols, 2)

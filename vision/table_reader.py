@@ -15,14 +15,17 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from calibration.homography import TableCalibration
 from calibration.markers import detect_markers
 from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
+from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
-from vision.cards.recognise import CardRecogniser, CardSeen
+from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
+from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen
 
 # Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
 PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
@@ -50,14 +53,43 @@ class TableReader:
     def read(self, frame: np.ndarray, t: float) -> FrameReading:
         if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
-        track = self._tracker.update(detect_markers(frame))
+        markers = detect_markers(frame)
+        track = self._tracker.update(markers)
         if track.calibration is None:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()
-        seen = recogniser.recognise(frame, deck=self.deck)
-        cards = tuple(card_sighting(c, track.calibration) for c in seen)
+        seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]
+        placed = [(c, card_sighting(c, track.calibration)) for c in seen]
+        placed = [(c, s) for c, s in placed if card_sized(s)]
+        placed += self._backs(frame, track.calibration, placed)
+        seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
+
+    def _backs(self, frame: np.ndarray, calibration: TableCalibration,
+               placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
+        """The face-down cards, found as card-sized outlines on the table (the detector's own
+        face-down finds are kept where those found none)."""
+        ox, oy = self.layout.origin_on_paper
+        pw, ph = self.layout.paper_mm
+        area = visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy))
+        if area is None:
+            return []
+        # a card whose index was found (named or not) is face up: its outline is no back
+        indices = [((x0 + x1) / 2, (y0 + y1) / 2) for c, s in placed if s.face_up for x0, y0, x1, y1 in c.indices]
+        face_up = calibration.to_table(np.array(indices, np.float64)).tolist() if indices else []
+        found = find_backs(frame, calibration, area, face_up)
+        backs = []
+        for back in found:
+            corners = back.corners_mm()
+            polygon = calibration.to_image(np.array(corners)).tolist()
+            backs.append((CardSeen(BACK, back.filled, polygon),
+                          CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
+                                       tuple((round(x, 2), round(y, 2)) for x, y in corners),
+                                       round(back.angle_deg, 2), round(back.filled, 4))))
+        placed[:] = [(c, s) for c, s in placed if s.face_up or not any(
+            math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found)]
+        return backs
 
 
 def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:
@@ -72,6 +104,33 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
         tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
         round((angle + 180) % 360 - 180, 2), round(float(card.confidence), 4),
         tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
+
+
+# How far a sighting's outline on the table may differ from a real card's size: the outline is
+# estimated from the index (its size and the card's turn), which is good to a few millimetres; a
+# find several times that size is a marker, a group of pips or a bad pairing of two indices.
+SIZE_TOLERANCE = 0.3
+
+
+def card_sized(sighting: CardSighting) -> bool:
+    """Whether a sighting's outline on the table is the size of a card. A face-down card's box is
+    the upright bounding box of a card at any turn, so it may be as large as the card's diagonal."""
+    corners = np.array(sighting.corners_mm, np.float64)
+    sides = sorted(float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(2))
+    short, long = CARD_MM
+    if sighting.face_up:
+        return abs(sides[0] / short - 1) <= SIZE_TOLERANCE and abs(sides[1] / long - 1) <= SIZE_TOLERANCE
+    return short * (1 - SIZE_TOLERANCE) <= sides[0] and sides[1] <= math.hypot(short, long) * (1 + SIZE_TOLERANCE)
+
+
+def _on_a_marker(card: CardSeen, markers) -> bool:
+    """Whether every index a card was named from lies on one of the mat's markers (their black and
+    white squares can look like a printed index to the detector)."""
+    if not card.indices or not markers:
+        return False
+    quads = [m.corners_px.astype(np.float32) for m in markers]
+    centres = [((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in card.indices]
+    return all(any(cv2.pointPolygonTest(q, c, False) >= 0 for q in quads) for c in centres)
 
 
 _RECOGNISER: CardRecogniser | None = None

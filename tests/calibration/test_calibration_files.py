@@ -1,5 +1,6 @@
 """Mats as files, the calibration file, rectified views and the lens model."""
 
+import dataclasses
 import json
 import os
 import struct
@@ -158,6 +159,20 @@ def test_rectified_view_puts_table_points_where_asked(a3):
         assert np.abs(seen_mm - a3.marker(marker.id).corners_mm()).max() < 0.5
     point = np.array([[123.4, 56.7]])
     assert np.allclose(rectified_to_table(table_to_rectified(point, area, 3.0), area, 3.0), point)
+
+
+def test_the_one_warp_rectification_shows_what_the_point_by_point_one_shows(a3):
+    # without a lens model the view is one homography (one OpenCV warp); with a lens model (here one
+    # that does not distort) every pixel is mapped through it: both must give the same picture
+    from calibration.intrinsics import CameraIntrinsics
+
+    _, frame, calibration = _calibrated(a3, yaw=-25)
+    K = np.array([[900.0, 0, 640], [0, 900.0, 360], [0, 0, 1]])
+    lensed = dataclasses.replace(calibration, intrinsics=CameraIntrinsics(K, np.zeros(5), (1280, 720)))
+    area = (-10.0, -10.0, 200.0, 150.0)
+    fast, exact = rectify(frame, calibration, area, 2.0), rectify(frame, lensed, area, 2.0)
+    assert fast.shape == exact.shape
+    assert np.abs(fast.astype(int) - exact.astype(int)).mean() < 0.5
 
 
 LENS = (-0.1, 0.03, 0.0005, -0.0003, 0.0)  # a typical webcam's barrel distortion

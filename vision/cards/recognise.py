@@ -223,8 +223,12 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                     math.dist(indices[j]["card_centre"], indices[k]["card_centre"]) < reach:
                 group.append(k)
                 break
-        else:
-            groups.append([k])
+        else:  # read as two names, yet placed as the two corners of one card: one card, its name in doubt
+            pair = next((g for g in groups if len(g) == 1 and _opposite_corners(indices[g[0]], indices[k])), None)
+            if pair is not None:
+                pair.append(k)
+            else:
+                groups.append([k])
     cards = []
     for group in groups:
         p = np.mean([probs[k] for k in group], axis=0)
@@ -245,6 +249,16 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
         cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, best), alternatives,
                               [indices[k]["box"] for k in group]))
     return cards
+
+
+def _opposite_corners(a: dict, b: dict) -> bool:
+    """Whether two indices sit as one card's two corners: turned half a turn from each other, each
+    placing the card's centre at the middle between them (within half an index)."""
+    half_turn = abs((a["turn"] - b["turn"]) % 360 - 180) <= 40
+    middle = ((a["box"][0] + a["box"][2] + b["box"][0] + b["box"][2]) / 4,
+              (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4)
+    near = 0.5 * max(_box_side(a["box"]), _box_side(b["box"]))
+    return half_turn and all(math.dist(i["card_centre"], middle) < near for i in (a, b))
 
 
 def index_centre_mm(name: str) -> tuple[float, float]:

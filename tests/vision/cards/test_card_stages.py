@@ -50,14 +50,29 @@ def test_card_outline_from_an_index_and_the_centre_recovers_the_card(turn):
 
 
 def test_merge_makes_one_card_of_two_agreeing_indices_and_keeps_distinct_cards_apart():
-    indices = [{"box": [0, 0, 20, 30], "card_centre": [100, 150]},
-               {"box": [180, 270, 200, 300], "card_centre": [102, 148]},  # the same card's other corner
-               {"box": [400, 0, 420, 30], "card_centre": [500, 150]}]
+    indices = [{"box": [0, 0, 20, 30], "card_centre": [100, 150], "turn": 0.0},
+               {"box": [180, 270, 200, 300], "card_centre": [102, 148], "turn": 180.0},  # the same card's other corner
+               {"box": [400, 0, 420, 30], "card_centre": [500, 150], "turn": 0.0}]
     probs = np.stack([one_hot("QH"), one_hot("QH", 0.8), one_hot("7S")])
     cards = merge(indices, probs)
     assert sorted(c.id for c in cards) == ["7S", "QH"]
     qh = next(c for c in cards if c.id == "QH")
     assert len(qh.indices) == 2 and qh.confidence == pytest.approx(0.85, abs=0.01)
+
+
+def test_two_indices_read_as_different_names_at_one_cards_two_corners_make_one_card():
+    # the top-left index says 8C, the bottom-right one (half a turn round) 8S: both place the card's
+    # centre midway between them, so it is one card whose name is in doubt between the two readings
+    one_card = [{"box": [0, 0, 20, 30], "card_centre": [100, 149], "turn": 3.0},
+                {"box": [180, 270, 200, 300], "card_centre": [101, 151], "turn": 181.0}]
+    cards = merge(one_card, np.stack([one_hot("8C", 0.9), one_hot("8S", 0.7)]))
+    assert len(cards) == 1 and len(cards[0].indices) == 2
+    # (averaged, neither reading is sure enough to name it: the players are asked, both offered)
+    assert cards[0].id is None and [name for name, _ in cards[0].alternatives[:2]] == ["8C", "8S"]
+    # the same two readings on two cards lying side by side (both turned alike) stay two cards
+    side_by_side = [{"box": [0, 0, 20, 30], "card_centre": [100, 149], "turn": 3.0},
+                    {"box": [60, 0, 80, 30], "card_centre": [160, 149], "turn": 2.0}]
+    assert len(merge(side_by_side, np.stack([one_hot("8C", 0.9), one_hot("8S", 0.7)]))) == 2
 
 
 def test_an_unclear_index_is_unknown_with_its_candidates_and_a_non_index_is_dropped():
@@ -66,8 +81,8 @@ def test_an_unclear_index_is_unknown_with_its_candidates_and_a_non_index_is_drop
     probs[0, INDEX[NONE]] = 0.15
     probs[1, INDEX[NONE]] = 0.95
     probs[1, INDEX["2C"]] = 0.05
-    cards = merge([{"box": [0, 0, 10, 10], "card_centre": [50, 50]},
-                   {"box": [300, 0, 310, 10], "card_centre": [350, 50]}], probs)
+    cards = merge([{"box": [0, 0, 10, 10], "card_centre": [50, 50], "turn": 0.0},
+                   {"box": [300, 0, 310, 10], "card_centre": [350, 50], "turn": 0.0}], probs)
     assert len(cards) == 1
     assert cards[0].id is None
     assert [name for name, _ in cards[0].alternatives[:2]] == ["QH", "QD"]

@@ -1,0 +1,99 @@
+"""Face-down cards on a calibrated table: card-sized rectangles in the view from above.
+
+The detector names a face-up card by its printed index; a back has no index, and its design is
+whatever the deck's maker chose. But once the table is calibrated a card has a known size, so a
+face-down card is found the classical way: look at the table from straight above, find its edges,
+and keep the closed outlines whose smallest enclosing rectangle has a card's size and shape (the
+card itself, or the printed back inside its white border: both share the card's centre and turn).
+Outlines round a face-up card the detector named are that card, not a back.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.homography import TableCalibration
+from calibration.rectify import rectify
+
+CARD_MM = (63.0, 88.0)
+PX_PER_MM = 1.5  # a card is 95 x 132 pixels from above: its edges are plain, the view is cheap
+REACH_MM = 700.0  # how far from the mat's origin face-down cards are looked for
+SMALLEST = 0.72  # a back's printed design may sit inside a white border: down to this share of the card
+LARGEST = 1.1
+SQUARENESS = 0.15  # how far (relative) an outline's long/short ratio may be from a card's
+FILLED = 0.85  # an outline must fill this share of its rectangle (a card's corners are barely rounded)
+SAME_CARD_MM = 15.0  # outlines whose centres are this close are one card (its edge and its design's)
+
+
+@dataclass(frozen=True)
+class BackSeen:
+    """A face-down card on the table: centre (mm), the direction of its short side (degrees, as a
+    face-up card's top edge: a back has no top, so within -90..90), how rectangular its outline
+    was (0..1), and its corners (mm, a card's size round the centre, as a face-up card lists them)."""
+
+    centre_mm: tuple[float, float]
+    angle_deg: float
+    filled: float
+
+    def corners_mm(self) -> list[tuple[float, float]]:
+        a = math.radians(self.angle_deg)
+        ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+        short, long = CARD_MM
+        c = np.asarray(self.centre_mm)
+        quad = [c + sx * short / 2 * ex + sy * long / 2 * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+        return [(float(p[0]), float(p[1])) for p in quad]
+
+
+def visible_area(calibration: TableCalibration, around: tuple[float, float] = (0.0, 0.0),
+                 reach: float = REACH_MM) -> tuple[float, float, float, float] | None:
+    """The table rectangle (x, y, width, height, mm) the picture shows, within ``reach`` of ``around``."""
+    w, h = calibration.image_size
+    corners = calibration.to_table(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
+    if not np.isfinite(corners).all():
+        return None
+    lo = np.maximum(corners.min(axis=0), np.asarray(around) - reach)
+    hi = np.minimum(corners.max(axis=0), np.asarray(around) + reach)
+    if (hi - lo).min() < CARD_MM[0]:
+        return None
+    return float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])
+
+
+def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
+               face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
+    """The face-down cards in ``frame`` within the table rectangle ``area_mm``; outlines holding
+    one of the ``face_up_mm`` centres (face-up cards already named) are left out."""
+    top = rectify(frame, calibration, area_mm, PX_PER_MM)
+    grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
+    grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
+    median = float(np.median(grey))
+    edges = cv2.Canny(grey, 0.33 * median * 0.5, 0.66 * median * 0.5)
+    edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
+    contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    short, long = CARD_MM
+    found: list[BackSeen] = []
+    for contour in contours:
+        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+        a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
+        if not (SMALLEST * short <= a <= LARGEST * short and SMALLEST * long <= b <= LARGEST * long):
+            continue
+        if abs((b / a) / (long / short) - 1) > SQUARENESS:
+            continue
+        filled = cv2.contourArea(contour) / max(w * h, 1.0)
+        if filled < FILLED:
+            continue
+        short_deg = angle if w <= h else angle + 90.0  # minAreaRect's angle is along its "width"
+        centre = (area_mm[0] + (cx + 0.5) / PX_PER_MM, area_mm[1] + (cy + 0.5) / PX_PER_MM)
+        found.append(BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, filled)))
+    backs: list[BackSeen] = []
+    for back in sorted(found, key=lambda f: -f.filled):
+        if any(math.dist(back.centre_mm, kept.centre_mm) < SAME_CARD_MM for kept in backs):
+            continue
+        outline = np.array(back.corners_mm(), np.float32)
+        if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in face_up_mm):
+            continue
+        backs.append(back)
+    return backs
