@@ -84,3 +84,17 @@ def pungo_opening() -> float:
         seen = layout.read(TableSnapshot(0.0, pyramids=reading.pyramids, dice=reading.dice), state)
         right += {k: v for k, v in seen.view.items() if v} == want
     return right / 8
+
+
+@benchmark("pieces_demo", "fraction", "the demo's pieces step (each player's token shown alone at the start, the "
+           "mat's markers for the calibration) on the settled table of every shot of the Pouches, Deck Town and "
+           "Pungo demo games: recall and precision of token labels, pyramid bottom colour+size, whole visible "
+           "stacks and die faces (python -m vision.pieces.demo_check prints the misreadings)")
+def demo() -> dict[str, float]:
+    from vision.pieces.demo_check import PIECE_GAMES, check_demo
+
+    out = {}
+    for game in PIECE_GAMES:
+        tally = check_demo(game)
+        out.update({f"{game.replace('-', '_')}_{k}": round(v, 4) for k, v in tally.figures().items()})
+    return out

@@ -25,6 +25,7 @@ EDGES_MM = (12.0, 14.0, 16.0, 18.0)
 PIP_OFFSET = 0.27  # pip centres sit this share of the edge from the face's centre (see vision.synth.solids)
 PIP_RADIUS = 0.09
 MIN_MATCH = 0.65  # a face correlating less than this with every pattern is no die face
+DIE_LIKE = 0.45  # below this nothing near looks like a die face at all: not worth a finer search
 # standard Western layouts in face coordinates (-1..1)
 LAYOUTS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
            5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)], 6: [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]}
@@ -111,7 +112,7 @@ def search_top_face(grey: np.ndarray, camera: TableCamera, x: float, y: float, r
     poses = grid.reshape(4, -1).T
     scores = _match(_faces(grey, camera, poses))
     ranked = np.argsort(-scores.max(axis=1))
-    if scores[ranked[0]].max() < 0.45:  # nothing like a die face anywhere near: not worth refining
+    if scores[ranked[0]].max() < DIE_LIKE:  # nothing like a die face anywhere near: not worth refining
         return _reading(poses[ranked[0]], scores[ranked[0]])
     # refine the three best coarse poses: the coarse grid may rank a side face above a slightly missed top face
     fine = np.linspace(-1.5, 1.5, 5)
@@ -145,7 +146,13 @@ def sighting(reading: DieReading) -> DieSighting | None:
 
 
 def pip_spots(grey: np.ndarray, camera: TableCamera) -> list[np.ndarray]:
-    """Table spots (x, y) where clusters of pip-sized dark spots suggest a die."""
+    """Table spots (x, y) where clusters of pip-sized dark spots suggest a die: the middle of each cluster."""
+    return [group.mean(axis=0) for group in pip_groups(grey, camera)]
+
+
+def pip_groups(grey: np.ndarray, camera: TableCamera) -> list[np.ndarray]:
+    """Clusters of pip-sized dark spots that suggest a die, each as its spots' table positions (n x 2) taken
+    at a die's top (the side faces' pips, lower down, land a little further from the camera)."""
     h, w = grey.shape
     centre = camera.to_table(np.array([[w / 2, h / 2]]))[0]
     mm = camera.px_per_mm(tuple(centre))
@@ -171,5 +178,4 @@ def pip_spots(grey: np.ndarray, camera: TableCamera) -> list[np.ndarray]:
         else:
             groups.append([i])
     # a die shows at most 6 + 5 + 4 pips over a few centimetres; print (a mat's small text) is more, or spread wider
-    return [table[g].mean(axis=0) for g in groups
-            if 2 <= len(g) <= 15 and np.ptp(table[g], axis=0).max() < 30.0]
+    return [table[g] for g in groups if 2 <= len(g) <= 15 and np.ptp(table[g], axis=0).max() < 30.0]

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+CHROMA_BAR = 12.0  # a Lab (a, b) distance that sets a coloured part apart from the table (and from another part)
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
 
 
@@ -64,4 +65,31 @@ class Foreground:
         bright = small_bg.reshape(-1, 3)
         top = bright[bright[:, 0] >= np.percentile(bright[:, 0], 90)]
         return cls(lab, background, mask, top.mean(axis=0).astype(np.float32))
+
+    def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
+        """The parts of a blob (``blob_mask`` 0/1 over ``box``) whose hue stands out from the table's: a
+        coloured piece that merged with something grey (a mat's marker, a card's border, the paper's edge)
+        comes apart from it. Each part is (box, mask) like the blob; none when nothing in it is coloured."""
+        x0, y0, x1, y1 = box
+        d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
+        coloured = ((np.hypot(d[..., 0], d[..., 1]) > CHROMA_BAR) & (blob_mask > 0)).astype(np.uint8)
+        coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
+        parts, hues = [], []
+        for i in range(1, n):
+            px, py, pw, ph, area = stats[i]
+            if area >= min_area:
+                part = (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)
+                parts.append(((x0 + int(px), y0 + int(py), x0 + int(px + pw), y0 + int(py + ph)), part))
+                hues.append(np.median(self.lab[y0:y1, x0:x1, 1:][labels == i], axis=0).astype(np.float32))
+        # what the part merged with is grey beside it: the paper of a mat lying on a coloured table is
+        # "coloured" against the table but has the hue of the marker's squares it touches
+        rest = (blob_mask > 0) & (coloured == 0)
+        if rest.sum() >= min_area:
+            hues.append(np.median(self.lab[y0:y1, x0:x1, 1:][rest], axis=0).astype(np.float32))
+        # a part with a twin of its hue in the same blob is print (a card back's pattern round its
+        # emblem, a suit's pips), not a piece: only parts of a hue of their own are kept
+        alone = [k for k in range(len(parts))
+                 if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
+        return [parts[k] for k in alone]
 

@@ -6,7 +6,11 @@ sizes, dice of 12 to 18 mm and each registered token's shape; the best fit says 
 and where its base is. Then the kind's own reader names it: colour bands for a pyramid stack
 (:mod:`vision.pieces.stacks`), the pip pattern of the top face for a die (:mod:`vision.pieces.dice`,
 which also finds a die the foreground missed by its pips), the registry for a token
-(:mod:`vision.pieces.tokens`). A blob no piece fits well is left out: a card's print, a shadow.
+(:mod:`vision.pieces.tokens`). A blob no piece fits well is split into its coloured parts
+(:meth:`Foreground.colour_parts`: a red token that merged with a black marker beside it), and each
+part is read alone; what still fits nothing is left out: a card's print, a shadow. When the game has
+fewer dice than were found, the best matching faces are its dice and the other candidates are read
+again as pyramids (a pyramid's printed pips can look like a face).
 
     reader = PieceReader(calibration, tokens=registry, dice_in_play=1, area_mm=play_area)
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
@@ -36,6 +40,7 @@ from vision.pieces.tokens import TokenRegistry, TokenSignature
 DIE_EDGES_MM = (12.0, 14.0, 16.0, 18.0)
 SHRINK = 2  # the frame is halved before looking for pieces: they stay 10+ pixels across, and it is 4x cheaper
 MIN_IOU = 0.55  # a worse fit is not a piece
+MAX_PIP_STARTS = 2  # a die found by its pips is also looked for round this many of its pips
 MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
 # a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
 COLOUR_GATE = 0.8
@@ -100,6 +105,7 @@ class PieceReader:
             mask = mask & keep
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         out = PiecesReading([], [], [], [])
+        self._die_candidates = []  # (pattern match, sighting, blob or None): the dice found, best kept at the end
         tiny = self._tiny_area(small)
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
@@ -107,12 +113,26 @@ class PieceReader:
                 continue
             blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
                         (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+            before = len(out.pyramids) + len(out.dice) + len(out.tokens)
             self._read_blob(image, fg, blob, out)
+            if len(out.pyramids) + len(out.dice) + len(out.tokens) == before:
+                # nothing fits the blob: a coloured piece may have merged with something grey beside it
+                # (a marker, a card's border, the mat's edge); each coloured part is read on its own
+                parts = fg.colour_parts(blob.box, blob.mask)
+                if len(parts) > 1 or (parts and parts[0][1].sum() < 0.8 * blob.area):
+                    for part in parts:
+                        self._read_blob(image, fg, Blob(*part), out)
         self._tokens_by_colour(fg, out)
-        if self.dice_in_play is None or len(out.dice) < self.dice_in_play:
+        if self.dice_in_play != 0:
             self._dice_by_pips(image, small, out)
-            if self.dice_in_play is not None:  # the game's dice are the best matching ones
-                out.dice = sorted(out.dice, key=lambda d: -d.confidence)[:self.dice_in_play]
+        if self.dice_in_play is not None and len(out.dice) > self.dice_in_play:
+            # the game's dice are the best matching candidates; a blob that lost (a pyramid whose printed pips
+            # looked like a face) is read again as whatever else it fits
+            ranked = sorted(self._die_candidates, key=lambda c: -c[0])
+            out.dice = [die for _, die, _ in ranked[:self.dice_in_play]]
+            for _, _, blob in ranked[self.dice_in_play:]:
+                if blob is not None:
+                    self._read_blob(image, fg, blob, out, may_be_die=False)
         self._grey_frame = None
         return PiecesReading(tuple(out.pyramids), tuple(out.dice), tuple(out.tokens), out.bands)
 
@@ -153,14 +173,26 @@ class PieceReader:
                 out.tokens.append(token)
 
     def _dice_by_pips(self, image: np.ndarray, small: np.ndarray, out: PiecesReading) -> None:
-        """Dice that the colour foreground missed (a white die on a white mat), found by their pips."""
+        """Dice that the colour foreground missed (a white die on a white mat), found by their pips.
+
+        The top face is near the middle of the pips seen, unless the side faces show more pips than the top
+        (a 1 up shows one pip, at the top's centre, among its sides'). The sides seen face the camera, so the
+        top's pips are the ones furthest from the point under it: the search also starts from those."""
         taken = [s.center_mm for s in (*out.pyramids, *out.dice, *out.tokens)]
-        for spot in dice.pip_spots(self._grey(image), self.camera):  # pips are tiny: full size
-            if any(np.hypot(spot[0] - t[0], spot[1] - t[1]) < 18.0 for t in taken):
+        below = self.camera.centre_mm[:2]
+        for group in dice.pip_groups(self._grey(image), self.camera):  # pips are tiny: full size
+            middle = group.mean(axis=0)
+            if any(np.hypot(middle[0] - t[0], middle[1] - t[1]) < 18.0 for t in taken):
                 continue
-            die = dice.sighting(dice.search_top_face(self._grey(image), self.camera, float(spot[0]), float(spot[1])))
+            found = dice.search_top_face(self._grey(image), self.camera, float(middle[0]), float(middle[1]))
+            if found.match >= dice.DIE_LIKE:  # something like a face is near: worth the costlier look (tens of ms)
+                for x, y in sorted(group, key=lambda p: -np.hypot(*(p - below)))[:MAX_PIP_STARTS]:
+                    found = max(found, dice.search_top_face(self._grey(image), self.camera, float(x), float(y)),
+                                key=lambda reading: reading.match)
+            die = dice.sighting(found)
             if die is not None:
                 out.dice.append(die)
+                self._die_candidates.append((found.match, die, None))
                 taken.append(die.center_mm)
 
     def register_token(self, image: np.ndarray, label: str, shape: str, radius_mm: float, height_mm: float) -> None:
@@ -181,6 +213,10 @@ class PieceReader:
             if blob.area < 30:
                 continue
             fit = fit_outline(blob, self.view, token_points(probe), turns=(0.0,))
+            if fit.iou < MIN_IOU:  # a token set down beside a marker or the mat's edge merges with it
+                for part in fg.colour_parts(blob.box, blob.mask):
+                    part_fit = fit_outline(Blob(*part), self.view, token_points(probe), turns=(0.0,))
+                    fit = part_fit if part_fit.iou > fit.iou else fit
             if best is None or fit.iou > best.iou:
                 best = fit
         if best is None or best.iou < MIN_IOU:
@@ -225,7 +261,7 @@ class PieceReader:
         px = self.view.project(points(at_mm[0], at_mm[1], 0.0))
         return float(cv2.contourArea(cv2.convexHull(px.astype(np.float32))))
 
-    def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading) -> None:
+    def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading, may_be_die: bool = True) -> None:
         at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
         largest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.LARGE))
@@ -249,16 +285,17 @@ class PieceReader:
         others = [f for f in fits if f[1] != "die"]
         if not (self.pyramids_in_play or any(s.shape == "pyramid" for s in self.tokens.signatures)):
             others = [f for f in others if f[1] != "pyramid"]
-        dice_left = self.dice_in_play is None or len(out.dice) < self.dice_in_play
-        if die_fit[0] >= MIN_IOU and dice_left and (not others or die_fit[0] >= others[0][0] - 0.1):
+        may_be_die = may_be_die and self.dice_in_play != 0
+        if die_fit[0] >= MIN_IOU and may_be_die and (not others or die_fit[0] >= others[0][0] - 0.1):
             # seen from above a die and a pyramid have the same square outline: the pips decide
-            die = dice.sighting(dice.search_top_face(self._grey(image), self.camera, die_fit[3].x, die_fit[3].y,
-                                                     reach_mm=4.0))
+            found = dice.search_top_face(self._grey(image), self.camera, die_fit[3].x, die_fit[3].y, reach_mm=4.0)
+            die = dice.sighting(found)
             if die is not None:
                 out.dice.append(die)
+                self._die_candidates.append((found.match, die, blob))
                 return
         token_fits = [f for f in others if f[1] == "token"]
-        if token_fits and token_fits[0][0] >= MIN_IOU - 0.05:
+        if token_fits and token_fits[0][0] >= MIN_IOU:
             # a registered token's colour decides between it and a pyramid of about its outline
             token = self.tokens.identify(_body_colour(fg, token_fits[0][3]), {f[2].label: f[0] for f in token_fits},
                                          (token_fits[0][3].x, token_fits[0][3].y))
