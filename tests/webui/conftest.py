@@ -31,6 +31,17 @@ def client(app):
     return app.test_client()
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A real dashboard server on a fresh instance folder, one per test module: (its URL, the app)."""
+    from served import running
+
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
+    with running(app) as url:
+        yield url, app
+    app.extensions["tableside.games"].close()
+
+
 @pytest.fixture(scope="session")
 def browser():
     if not (os.path.exists(CHROMIUM) or shutil.which("chromium")):

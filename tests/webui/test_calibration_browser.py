@@ -11,24 +11,13 @@ import os
 import shutil
 
 import cv2
-import pytest
 from playwright.sync_api import expect
 
-from served import running
 from table_pictures import as_camera, board_picture
-from webui import create_app
 
 WAIT_MS = 15_000
 SHOTS = "/tmp/shots"
 SCREENSHOTS = os.environ.get("TABLESIDE_SCREENSHOTS")  # a folder to keep pictures of the pages in
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
-    with running(app) as url:
-        yield url, app
-    app.extensions["tableside.games"].close()
 
 
 def shot(page, name, for_docs=True):
@@ -102,7 +91,7 @@ def test_a_card_clicked_on_the_camera_picture_is_relabelled_from_the_picker(brow
     client = app.test_client()
     game_id = client.post("/api/games", json={"game": "pouches", "edition": recorded.game.edition,
                                               "players": list(recorded.game.players), "setup": recorded.setup,
-                                              "camera": "demo:pouches"}).get_json()["id"]
+                                              "camera": "demo:pouches", "run_camera": False}).get_json()["id"]
     client.post(f"/api/games/{game_id}/snapshot", json={"snapshot": opening[0], "frame": opening[1]})
     page = browser.new_page(viewport={"width": 1200, "height": 1000})
     page.goto(f"{url}/play/{game_id}")

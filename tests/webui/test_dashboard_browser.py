@@ -12,11 +12,10 @@ import os
 import random
 import urllib.request
 
-import pytest
 from playwright.sync_api import expect
 
-from served import running
 from recorded_table import ROOT, commands, frame_jpeg, snapshot_json
+from served import running
 from referee import playthrough
 from referee.log import force
 from webui import create_app
@@ -25,14 +24,6 @@ FIGHT_BURY = ROOT / "tests" / "referee" / "pouches" / "playthroughs" / "02-fight
 WAIT_MS = 10_000
 TOKEN = "browser-test-token-0123456789"
 SCREENSHOTS = os.environ.get("TABLESIDE_SCREENSHOTS")  # a folder to keep pictures of the pages in
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
-    with running(app) as url:
-        yield url
-    app.extensions["tableside.games"].close()
 
 
 def api(url, body=None, headers=None):
@@ -49,6 +40,7 @@ def shot(page, name):
 
 
 def test_a_violation_shows_up_is_overruled_undone_and_a_misread_card_relabelled_then_replayed(browser, server):
+    server, _ = server
     recorded = commands(FIGHT_BURY, 22)  # up to the @illegal uphill step
     game_id = api(f"{server}/api/games", {"game": "pouches", "edition": "1.9", "setup": recorded.setup,
                                           "players": [{"name": n, "colour": c} for n, c in
@@ -134,6 +126,7 @@ def test_a_violation_shows_up_is_overruled_undone_and_a_misread_card_relabelled_
 
 
 def test_a_game_started_from_the_page_is_played_to_its_winner_banner(browser, server):
+    server, _ = server
     page = browser.new_page()
     page.goto(f"{server}/play")
     page.select_option("#game", "pungo")
@@ -162,6 +155,7 @@ def test_a_game_started_from_the_page_is_played_to_its_winner_banner(browser, se
 
 
 def test_the_start_page_shows_what_is_wrong(browser, server):
+    server, _ = server
     page = browser.new_page()
     page.goto(f"{server}/play")
     page.select_option("#game", "pungo")

@@ -4,24 +4,13 @@ controls which card. The games are played by hand through the API from recorded 
 
 from __future__ import annotations
 
-import pytest
 
 from recorded_table import ROOT
 from referee import playthrough
-from served import running
-from webui import create_app
 
 WAIT_MS = 10_000
 POUCHES = ROOT / "vision" / "synth" / "demo_games" / "pouches.txt"
 DECK_TOWN = ROOT / "tests" / "referee" / "deck_town" / "playthroughs" / "flight-and-flush.txt"
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path_factory.mktemp("instance")))
-    with running(app) as url:
-        yield url, app
-    app.extensions["tableside.games"].close()
 
 
 def play(app, path, until) -> str:
