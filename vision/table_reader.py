@@ -27,6 +27,8 @@ from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen
 
+SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
+
 # Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
 PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
 
@@ -48,6 +50,9 @@ class TableReader:
     recogniser: CardRecogniser | None = None
     pieces: PieceReader | None = None
     intrinsics: object | None = None  # calibration.intrinsics.CameraIntrinsics
+    # A saved calibration (four clicked corners: calibration.json) for a table whose mat is not in
+    # view; used only until the mat's markers are first seen, which then take over.
+    fallback: TableCalibration | None = None
     _tracker: MatTracker | None = None
 
     def read(self, frame: np.ndarray, t: float) -> FrameReading:
@@ -55,6 +60,10 @@ class TableReader:
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
         markers = detect_markers(frame)
         track = self._tracker.update(markers)
+        if track.calibration is None and self.fallback is not None \
+                and tuple(self.fallback.image_size) == (frame.shape[1], frame.shape[0]):
+            track = TrackResult(SAVED, self.fallback, track.markers_seen,
+                                f"no marker of the {self.layout.title} in view: the saved calibration is in use")
         if track.calibration is None:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()

@@ -47,6 +47,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     from pathlib import Path
 
     from webui import calibrate, catalogue, history, live, pages, rules, security
+    from webui.camera_runner import CameraRunners
     from webui.camera_stills import CameraStills
     from webui.event_stream import EventHub
     from webui.live_games import LiveGames
@@ -57,6 +58,8 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
     app.extensions["tableside.hub"] = hub
     app.extensions["tableside.games"] = LiveGames(
         Path(app.config.get("GAMES_FOLDER") or Path(app.instance_path) / "games"), hub)
+    app.extensions["tableside.cameras"] = app.extensions["tableside.games"].cameras = CameraRunners(
+        Path(app.instance_path))
     app.extensions["tableside.stills"] = CameraStills(timeout_s=float(app.config.get("CAMERA_TIMEOUT_S", 10.0)))
     security.install(app)
     app.register_blueprint(catalogue.bp)

@@ -2,7 +2,8 @@
 
 A session logs events with the log's kinds (``referee.log.KINDS``). The dashboard speaks of a
 *move* where the log says ``action``; every other kind keeps its log name. :data:`PUBLIC_KINDS`
-is the one mapping, documented in ``docs/api.md``.
+is the one mapping, documented in ``docs/api.md``. One kind is not logged: ``camera``, the news
+of a game's camera (lost, back, calibrated), which :meth:`EventHub.announce` passes on unnumbered.
 
 :class:`EventHub` is a publish/subscribe point for the server-sent events at ``/events``: each
 listener gets its own queue, so a slow browser never holds up the referee.
@@ -73,6 +74,17 @@ class EventHub:
                 except queue.Full:
                     listener.dropped = True  # never block the referee for a stalled browser
                     break
+
+    def announce(self, game_id: str, item: dict) -> None:
+        """Pass on news that is not a logged event (a ``camera`` status change): it has no
+        ``seq``, is not kept in the log, and a reconnecting browser gets the current state instead."""
+        with self._lock:
+            listeners = [listener for listener in self._listeners if listener.game_id in (None, game_id)]
+        for listener in listeners:
+            try:
+                listener.events.put_nowait(item)
+            except queue.Full:
+                listener.dropped = True
 
     @property
     def listener_count(self) -> int:

@@ -4,6 +4,7 @@
     GET  /api/games/<id>                 the state as players see it, to move, the open problem, the log
     POST /api/games/<id>/snapshot        {"snapshot": TableSnapshot JSON, "frame": base64 JPEG} -> events
     POST /api/games/<id>/relabel|choose|enter|overrule|undo   the players' corrections -> events
+    POST /api/games/<id>/camera/start|stop   referee the game from its camera, or stop (webui.camera_runner)
     GET  /api/games/<id>/frame.jpg       the latest camera picture; /video/<id> the same as MJPEG
     GET  /api/games/<id>/sightings       the last snapshot's cards placed on that picture (the overlay)
     GET  /api/games/<id>/frames/<name>   the picture logged with an event
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import dataclasses
 import functools
 import json
 import queue
@@ -32,6 +34,7 @@ from referee.log import LogError, frames_folder
 from referee.session import SessionError
 from referee.snapshot import SnapshotError, TableSnapshot
 from referee.verdict import IllegalAction
+from vision.capture import CaptureError, open_source
 from webui.api_input import ApiError, bool_field, int_field, json_object, only_fields, text_field
 from webui.event_stream import public_event
 from webui.live_games import GAME_ID, LiveGame, Seating, UnknownGame
@@ -51,6 +54,10 @@ def live_games():
 
 def hub():
     return current_app.extensions["tableside.hub"]
+
+
+def cameras():
+    return current_app.extensions["tableside.cameras"]
 
 
 # -- errors: one JSON shape, a status that says whose move it is --
@@ -84,7 +91,7 @@ def _log_error(error: LogError):
 @bp.post("/api/games")
 def start_game():
     data = json_object()
-    only_fields(data, {"game", "edition", "options", "players", "setup", "camera"})
+    only_fields(data, {"game", "edition", "options", "players", "setup", "camera", "run_camera"})
     name = text_field(data, "game")
     edition = text_field(data, "edition", default=None)
     options = data.get("options") or {}
@@ -92,13 +99,22 @@ def start_game():
         raise ApiError(400, "options is an object of option name -> value")
     names, colours = _players(data.get("players"))
     camera = _camera(data.get("camera"))
+    run_camera = camera is not None and bool_field(data, "run_camera", default=True)
     try:
         game = games.get(name, edition, names, options)
-        live = live_games().start(game, data.get("setup"), Seating(colours, camera))
     except GameConfigError as exc:
         raise ApiError(400, str(exc)) from None
-    except (ValueError, TypeError, KeyError) as exc:  # the game's own check of its setup
+    source = _open_camera(camera) if run_camera else None  # a camera that cannot be opened: no game
+    try:
+        live = live_games().start(game, data.get("setup"), Seating(colours, camera, run_camera))
+    except (GameConfigError, ValueError, TypeError, KeyError) as exc:  # the game's own check of its setup
+        if source is not None:
+            source.close()
+        if isinstance(exc, GameConfigError):
+            raise ApiError(400, str(exc)) from None
         raise ApiError(400, f"the setup does not fit {game.type.title}: {exc}") from None
+    if source is not None:
+        cameras().start(live, source)
     return jsonify(id=live.id, url=f"/api/games/{live.id}", page=f"/play/{live.id}"), 201
 
 
@@ -129,7 +145,8 @@ def summary(live: LiveGame) -> dict:
     return {
         "id": live.id, "game": game.to_json(), "title": game.type.title,
         "players": [{"name": p, "seat": i, "colour": live.seating.colours.get(p)} for i, p in enumerate(game.players)],
-        "camera": live.seating.camera,
+        "camera_source": live.seating.camera,
+        "camera": cameras().status(live),
         "view": state.view().to_json(),
         "to_move": "table" if to_move == CHANCE else to_move,
         "pending": pending_json(live),
@@ -222,6 +239,44 @@ def undo(game_id: str):
     return _events(live, live.undo())
 
 
+# -- the camera runner --
+@bp.post("/api/games/<game_id>/camera/start")
+def camera_start(game_id: str):
+    """Referee the game from its camera (again): 400 when it cannot be opened, 409 when the game
+    has no camera or is over."""
+    live = live_games().get(game_id)
+    only_fields(json_object(optional=True), set())
+    if not live.seating.camera:
+        raise ApiError(409, "this game was started without a camera: start a new game with one")
+    if live.session.state.is_over():
+        raise ApiError(409, "the game is over: there is nothing left to referee")
+    runner = cameras().get(live.id)
+    if runner is None or not runner.is_alive():
+        source = _open_camera(live.seating.camera)
+        live_games().set_seating(live, dataclasses.replace(live.seating, run_camera=True))
+        cameras().start(live, source)
+    return jsonify(camera=cameras().status(live))
+
+
+@bp.post("/api/games/<game_id>/camera/stop")
+def camera_stop(game_id: str):
+    """Stop refereeing from the camera (snapshots and corrections still work); kept when the game resumes."""
+    live = live_games().get(game_id)
+    only_fields(json_object(optional=True), set())
+    cameras().stop(live.id, "stopped by the players")
+    if live.seating.run_camera:
+        live_games().set_seating(live, dataclasses.replace(live.seating, run_camera=False))
+    return jsonify(camera=cameras().status(live))
+
+
+def _open_camera(camera: str):
+    """The camera opened, or a 400 saying why it cannot be."""
+    try:
+        return open_source(camera)
+    except CaptureError as exc:
+        raise ApiError(400, f"camera {camera!r} cannot be opened: {exc}") from None
+
+
 def _events(live: LiveGame, events) -> Response:
     return jsonify(events=[public_event(live.id, e) for e in events], state=summary(live))
 
@@ -303,7 +358,7 @@ def events():
                 except queue.Empty:
                     yield ": keep-alive\n\n"
                     continue
-                if live is not None:
+                if live is not None and "seq" in item:  # camera news has no number
                     if item["seq"] <= sent:
                         continue  # already sent from the log
                     sent = item["seq"]
@@ -316,9 +371,13 @@ def events():
 
 
 def _sse(item: dict, per_game: bool) -> str:
-    """One event in the SSE wire format; its id lets a reconnecting browser resume (Last-Event-ID)."""
+    """One event in the SSE wire format; its id lets a reconnecting browser resume (Last-Event-ID).
+    Camera news, which the log does not keep, goes without an id."""
+    data = f"data: {json.dumps(item, separators=(',', ':'))}\n\n"
+    if "seq" not in item:
+        return data
     event_id = item["seq"] if per_game else f"{item['game']}/{item['seq']}"
-    return f"id: {event_id}\ndata: {json.dumps(item, separators=(',', ':'))}\n\n"
+    return f"id: {event_id}\n{data}"
 
 
 # -- input checks --

@@ -36,19 +36,22 @@ class UnknownGame(LookupError):
 
 @dataclass(frozen=True)
 class Seating:
-    """What the players said at the start that the log does not hold: colours and the camera."""
+    """What the players said at the start that the log does not hold: colours and the camera, and
+    whether the game is refereed from that camera (``run_camera``: a camera runner reads it, and
+    reads it again when the game is resumed)."""
 
     colours: dict[str, str] = field(default_factory=dict)
     camera: str | None = None
+    run_camera: bool = False
 
     def to_json(self) -> dict:
-        return {"colours": self.colours, "camera": self.camera}
+        return {"colours": self.colours, "camera": self.camera, "run_camera": self.run_camera}
 
     @classmethod
     def load(cls, path: Path) -> Seating:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-            return cls(dict(data.get("colours") or {}), data.get("camera"))
+            return cls(dict(data.get("colours") or {}), data.get("camera"), data.get("run_camera") is True)
         except (OSError, ValueError, AttributeError, TypeError):
             return cls()  # a missing or unreadable sidecar loses only the colours
 
@@ -139,6 +142,7 @@ class LiveGames:
         self.folder, self.hub = Path(folder), hub
         self._lock = threading.Lock()
         self._games: dict[str, LiveGame] = {}
+        self.cameras = None  # the app's webui.camera_runner.CameraRunners: a resumed game's camera restarts
 
     def log_path(self, game_id: str) -> Path:
         return self.folder / f"{game_id}.sqlite"
@@ -174,13 +178,23 @@ class LiveGames:
             session = Session.resume(path, layouts.for_game)  # LogError when damaged: the caller says so
             live = self._games[game_id] = LiveGame(game_id, session, self.hub,
                                                    Seating.load(self.seating_path(game_id)))
-            return live
+        if self.cameras is not None and live.seating.run_camera and live.seating.camera \
+                and not session.state.is_over():
+            self.cameras.start(live)  # opens the camera in its own thread: a missing one is retried there
+        return live
+
+    def set_seating(self, live: LiveGame, seating: Seating) -> None:
+        """Change what is kept beside the log (say, that the camera was stopped), file first."""
+        self.seating_path(live.id).write_text(json.dumps(seating.to_json()), encoding="utf-8")
+        live.seating = seating
 
     def live_ids(self) -> list[str]:
         with self._lock:
             return list(self._games)
 
     def close(self) -> None:
+        if self.cameras is not None:  # before the logs close: a runner may be refereeing
+            self.cameras.close()
         with self._lock:
             for live in self._games.values():
                 live.session.log.close()

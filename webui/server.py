@@ -64,7 +64,10 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
     if open_browser:
         # A browser may be slow to launch; the server must not wait for it.
         threading.Thread(target=webbrowser.open, args=(url,), daemon=True).start()
-    server.serve_forever()  # Werkzeug's version returns quietly on Ctrl+C and closes the socket
+    try:
+        server.serve_forever()  # Werkzeug's version returns quietly on Ctrl+C and closes the socket
+    finally:
+        app.extensions["tableside.games"].close()  # camera runners stop first, then the logs close
 
 
 def _listen(host: str, port: int) -> socket.socket:

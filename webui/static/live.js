@@ -91,7 +91,21 @@ function draw(state) {
     document.getElementById("no-frame").hidden = true;
   }
   if (state.log) drawLog(state.log);
+  drawCamera(state.camera);
   refreshOverlay();
+}
+
+/* The camera runner's status in one line, as the server words it ("camera running, calibrated by ..."). */
+let cameraRunning = false;
+function drawCamera(camera) {
+  const line = document.getElementById("camera-status");
+  line.hidden = !camera;
+  cameraRunning = Boolean(camera && camera.running);
+  if (!camera) return;
+  line.dataset.status = camera.status;
+  line.dataset.calibrated = camera.calibrated ? "yes" : "no";
+  line.className = camera.status === "retrying" ? "problem" : "muted";
+  line.textContent = camera.text;
 }
 
 /* -- the overlay: the last snapshot's cards on the camera picture; a click opens the picker -- */
@@ -268,6 +282,9 @@ document.getElementById("enter-form").addEventListener("submit", (event) => {
   command("enter", {action: document.getElementById("enter-action").value});
 });
 
+/* While the camera runs, its picture and frame count change between events: redraw every 2 s. */
+setInterval(() => { if (cameraRunning) scheduleRefresh(); }, 2000);
+
 (async () => {
   const state = await refresh();
   if (!state) return;
@@ -275,5 +292,9 @@ document.getElementById("enter-form").addEventListener("submit", (event) => {
   const status = document.getElementById("connection");
   source.onopen = () => { status.textContent = "live"; root.dataset.connected = "yes"; };
   source.onerror = () => { status.textContent = "connection lost, reconnecting..."; };
-  source.onmessage = () => scheduleRefresh();
+  source.onmessage = (message) => {
+    const event = JSON.parse(message.data);
+    if (event.kind === "camera") drawCamera(event.camera);  // camera news: no log entry
+    scheduleRefresh();
+  };
 })();
