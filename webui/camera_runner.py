@@ -6,7 +6,9 @@ of images, an ``rtsp://`` URL...) gets a :class:`CameraRunner`. It reads the cam
 puts each frame it takes through a :class:`~vision.live.LivePipeline` built for the game (the
 game's mat, its deck, its pieces) into the game's :class:`~webui.live_games.LiveGame`, and shows
 the frame on the dashboard. A slow machine drops frames instead of queueing them: the runner takes
-the newest frame there is whenever it has finished the last.
+the newest frame there is whenever it has finished the last. The players' tokens and pyramid
+colours are read as they were shown to the camera (:mod:`webui.registered_pieces`); a piece shown
+while the runner runs is read from the next frame on (:meth:`CameraRunner.pieces_changed`).
 
 Where the table is (the calibration) comes from the game's printed mat when its markers are in
 view, on whichever paper it was printed (the markers name the paper); until they have been seen,
@@ -70,6 +72,7 @@ class CameraRunner(threading.Thread):
         self.live, self.camera, self.instance, self.backoff = live, camera, Path(instance), backoff
         self._source = source
         self._stop_asked = threading.Event()
+        self._pieces_shown = threading.Event()  # a token or colour was shown: the pieces step is built again
         self._stop_reason = "stopped"
         self._lock = threading.Lock()
         self._state = {"status": OPENING, "message": f"opening {camera}", "calibrated": False,
@@ -92,6 +95,15 @@ class CameraRunner(threading.Thread):
         self._stop_asked.set()
         if self.is_alive() and self is not threading.current_thread():
             self.join(wait_s)
+
+    def pieces_changed(self) -> None:
+        """A token or colour was shown to the camera: read the pieces with it from the next frame on."""
+        self._pieces_shown.set()
+
+    def pieces_problems(self) -> list[str]:
+        """The shown tokens and colours the pieces reader could not register, and why."""
+        pipeline = self.pipeline
+        return list(getattr(pipeline.reader.pieces, "problems", [])) if pipeline is not None else []
 
     def status(self) -> dict:
         """What the runner is doing, for ``GET /api/games/<id>`` (documented in docs/api.md)."""
@@ -153,7 +165,11 @@ class CameraRunner(threading.Thread):
         # a new reader (and stabiliser) for the first frame, for corners clicked or a lens model
         # saved since, and for a mat that turns out to be printed on another paper
         if self._calibration_saved() or self.pipeline is None or self._other_paper(image):
+            self._pieces_shown.clear()  # before the reader is built: a piece shown meanwhile still counts
             self.pipeline = LivePipeline(self._reader(image), self.live.observe)
+        elif self._pieces_shown.is_set():  # the stabiliser keeps what it saw; only the pieces step is new
+            self._pieces_shown.clear()
+            self.pipeline.reader.pieces = self._pieces(self.pipeline.reader.layout)
         try:
             self.pipeline.step(image, t)
             error = None
@@ -178,8 +194,14 @@ class CameraRunner(threading.Thread):
             self.live.session.layout = layouts.for_game(self.live.game, zones_of(mat))
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
-        return TableReader(mat, deck=DECKS[self.pieces_game], pieces=GamePieces(self.pieces_game, mat),
+        return TableReader(mat, deck=DECKS[self.pieces_game], pieces=self._pieces(mat),
                            intrinsics=self.intrinsics, fallback=fallback)
+
+    def _pieces(self, mat) -> GamePieces:
+        """The game's pieces step on ``mat``, knowing every token and colour shown so far."""
+        if self.live.pieces is None:
+            return GamePieces(self.pieces_game, mat)
+        return self.live.pieces.game_pieces(self.pieces_game, mat)
 
     def _paper_in_view(self, image: np.ndarray) -> str | None:
         """The paper most of the game's mat's markers in view were printed for (None: none in view)."""

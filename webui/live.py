@@ -5,6 +5,8 @@
     POST /api/games/<id>/snapshot        {"snapshot": TableSnapshot JSON, "frame": base64 JPEG} -> events
     POST /api/games/<id>/relabel|choose|enter|overrule|undo   the players' corrections -> events
     POST /api/games/<id>/camera/start|stop   referee the game from its camera, or stop (webui.camera_runner)
+    POST /api/games/<id>/tokens|colours  register a token or pyramid colour shown alone to the camera
+    GET  /api/games/<id>/pieces/<name>   the picture a token or colour was registered from
     GET  /api/games/<id>/frame.jpg       the latest camera picture; /video/<id> the same as MJPEG
     GET  /api/games/<id>/sightings       the last snapshot's cards placed on that picture (the overlay)
     GET  /api/games/<id>/frames/<name>   the picture logged with an event
@@ -38,6 +40,7 @@ from vision.capture import CaptureError, open_source
 from webui.api_input import ApiError, bool_field, int_field, json_object, only_fields, text_field
 from webui.event_stream import public_event
 from webui.live_games import GAME_ID, LiveGame, Seating, UnknownGame
+from webui.registered_pieces import HEIGHT_MM, RADIUS_MM, SHAPES, ShowingRefused, show_colour, show_token
 from webui.rules import explain_rule
 
 bp = Blueprint("live", __name__)
@@ -46,6 +49,7 @@ KEEPALIVE_S = 15.0  # an SSE comment this often, so a vanished browser is notice
 FRAME_NAME = re.compile(r"\d{6}\.jpg")
 JPEG_MAGIC = b"\xff\xd8\xff"
 COLOUR = re.compile(r"#[0-9a-fA-F]{6}|[a-z]{3,20}")
+COLOUR_NAME = re.compile(r"[a-z]{3,20}")  # a pyramid colour: one lower-case word (referee.pyramids)
 
 
 def live_games():
@@ -80,6 +84,11 @@ def _session_error(error: SessionError):
 def _illegal(error: IllegalAction):
     return jsonify(error=f"the rules refuse {error.action}; send overrule: true to play it anyway",
                    verdict=verdict_json(error.verdict.to_json())), 422
+
+
+@bp.errorhandler(ShowingRefused)
+def _showing_refused(error: ShowingRefused):
+    return jsonify(error=str(error)), error.status
 
 
 @bp.errorhandler(LogError)
@@ -152,7 +161,20 @@ def summary(live: LiveGame) -> dict:
         "pending": pending_json(live),
         "outcome": None if outcome is None else {**outcome.to_json(), "rule_url": _rule(outcome.rule).get("url")},
         "frame": f"/api/games/{live.id}/frame.jpg" if live.latest_frame() is not None else None,
+        "pieces": pieces_json(live),
     }
+
+
+def pieces_json(live: LiveGame) -> dict:
+    """The tokens and colours shown to the camera, each with its picture, and what went wrong with them."""
+    if live.pieces is None:
+        return {"tokens": [], "colours": [], "problems": []}
+    shown = live.pieces.to_json()
+    for showing in shown["tokens"] + shown["colours"]:
+        showing["picture"] = f"/api/games/{live.id}/pieces/{showing['picture']}"
+    runner = cameras().get(live.id)
+    problems = ([live.pieces.problem] if live.pieces.problem else []) + (runner.pieces_problems() if runner else [])
+    return {**shown, "problems": problems}
 
 
 def pending_json(live: LiveGame) -> dict | None:
@@ -267,6 +289,66 @@ def camera_stop(game_id: str):
     if live.seating.run_camera:
         live_games().set_seating(live, dataclasses.replace(live.seating, run_camera=False))
     return jsonify(camera=cameras().status(live))
+
+
+# -- the players' pieces, shown to the camera (webui.registered_pieces) --
+@bp.post("/api/games/<game_id>/tokens")
+def register_token(game_id: str):
+    """A player's token, standing alone in the camera's latest picture: 201 with the pieces shown
+    so far; 422 when the picture does not show it alone, 409 when there is no picture or calibration."""
+    live = live_games().get(game_id)
+    data = json_object()
+    only_fields(data, {"label", "shape", "radius_mm", "height_mm"})
+    label = text_field(data, "label", max_length=40)
+    if label not in live.game.players:
+        raise ApiError(400, f"label is the player whose token it is: one of {', '.join(live.game.players)}; "
+                            f"got {label!r}")
+    shape = text_field(data, "shape", default="pawn")
+    if shape not in SHAPES:
+        raise ApiError(400, f"shape is {' or '.join(SHAPES)}, got {shape!r}")
+    radius = _mm_field(data, "radius_mm", 8.0, RADIUS_MM)
+    height = _mm_field(data, "height_mm", 22.0, HEIGHT_MM)
+    runner = cameras().get(live.id)
+    showing = show_token(live, runner, Path(current_app.instance_path), label, shape, radius, height)
+    if runner is not None:
+        runner.pieces_changed()
+    return jsonify(registered=showing.to_json(), pieces=pieces_json(live)), 201
+
+
+@bp.post("/api/games/<game_id>/colours")
+def register_colour(game_id: str):
+    """A pyramid colour the players brought, one pyramid of it alone in the camera's latest
+    picture: 201 with the pieces shown so far; 422 / 409 as for tokens."""
+    live = live_games().get(game_id)
+    data = json_object()
+    only_fields(data, {"name"})
+    name = text_field(data, "name", max_length=20)
+    if not COLOUR_NAME.fullmatch(name):
+        raise ApiError(400, f"name is the colour's name, one lower-case word such as olive; got {name!r}")
+    runner = cameras().get(live.id)
+    showing = show_colour(live, runner, Path(current_app.instance_path), name)
+    if runner is not None:
+        runner.pieces_changed()
+    return jsonify(registered=showing.to_json(), pieces=pieces_json(live)), 201
+
+
+@bp.get("/api/games/<game_id>/pieces/<name>")
+def shown_picture(game_id: str, name: str):
+    """The picture a token or colour was registered from."""
+    live = live_games().get(game_id)
+    try:
+        data = live.pieces.picture(name)
+    except (OSError, AttributeError):
+        raise ApiError(404, f"game {game_id} has no picture {name!r} of a shown piece") from None
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _mm_field(data: dict, name: str, default: float, limits: tuple[float, float]) -> float:
+    value = data.get(name, default)
+    low, high = limits
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise ApiError(400, f"{name} is a number of millimetres from {low:g} to {high:g}, got {json.dumps(value)[:40]}")
+    return float(value)
 
 
 def _open_camera(camera: str):

@@ -5,8 +5,9 @@ pipeline (a Python call), the JSON API or a test: ``observe(snapshot, frame_jpeg
 players' corrections. Each call publishes the events it caused to the app's :class:`EventHub`.
 
 :class:`LiveGames` keeps them by id. A game's log is ``<instance>/games/<id>.sqlite``; what the
-log has no place for (seat colours, the camera) goes beside it in ``<id>.json``. A game that is
-asked for but not in memory (after a restart) is resumed from its log.
+log has no place for (seat colours, the camera) goes beside it in ``<id>.json``, and the tokens and
+colours the players showed to the camera in ``<id>-pieces/`` (:mod:`webui.registered_pieces`). A
+game that is asked for but not in memory (after a restart) is resumed from its log.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from referee.log import Event, PlaythroughLog
 from referee.session import Session
 from referee.snapshot import TableSnapshot
 from webui.event_stream import EventHub
+from webui.registered_pieces import RegisteredPieces
 
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 
@@ -59,8 +61,10 @@ class Seating:
 class LiveGame:
     """One game at the table. Thread-safe: the session serialises every call."""
 
-    def __init__(self, game_id: str, session: Session, hub: EventHub, seating: Seating):
+    def __init__(self, game_id: str, session: Session, hub: EventHub, seating: Seating,
+                 pieces: RegisteredPieces | None = None):
         self.id, self.session, self.hub, self.seating = game_id, session, hub, seating
+        self.pieces = pieces  # the tokens and colours shown to the camera (None: kept nowhere)
         self._frame_lock = threading.Condition()
         self._frame: bytes | None = None
         self._frame_number = 0  # counts frames, so a video stream knows when a new one came
@@ -150,6 +154,9 @@ class LiveGames:
     def seating_path(self, game_id: str) -> Path:
         return self.folder / f"{game_id}.json"
 
+    def pieces_path(self, game_id: str) -> Path:
+        return self.folder / f"{game_id}-pieces"
+
     def start(self, game: Game, setup=None, seating: Seating | None = None, layout=None) -> LiveGame:
         """A new game with a fresh id; ``game.new_state(setup)`` errors (a bad setup) propagate.
         ``layout`` is how the table's places are read (default: the game's, with no mat zones)."""
@@ -161,7 +168,8 @@ class LiveGames:
             state = game.new_state(setup)  # before any file exists: a bad setup leaves nothing behind
             session = Session(game, state, layout or layouts.for_game(game), PlaythroughLog.create(path), setup)
             self.seating_path(game_id).write_text(json.dumps(seating.to_json()), encoding="utf-8")
-            live = self._games[game_id] = LiveGame(game_id, session, self.hub, seating)
+            live = self._games[game_id] = LiveGame(game_id, session, self.hub, seating,
+                                                   RegisteredPieces(self.pieces_path(game_id)))
         self.hub.publish(game_id, list(session.log.events()))
         return live
 
@@ -177,7 +185,8 @@ class LiveGames:
                 raise UnknownGame(f"no game {game_id!r}")
             session = Session.resume(path, layouts.for_game)  # LogError when damaged: the caller says so
             live = self._games[game_id] = LiveGame(game_id, session, self.hub,
-                                                   Seating.load(self.seating_path(game_id)))
+                                                   Seating.load(self.seating_path(game_id)),
+                                                   RegisteredPieces.load(self.pieces_path(game_id)))
         if self.cameras is not None and live.seating.run_camera and live.seating.camera \
                 and not session.state.is_over():
             self.cameras.start(live)  # opens the camera in its own thread: a missing one is retried there

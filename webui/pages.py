@@ -14,6 +14,7 @@ from referee.log import LogError
 from webui.catalogue import game_json
 from webui.live_games import UnknownGame
 from webui.sightings import DECKS
+from vision.table_reader import GAME_PIECES
 
 bp = Blueprint("pages", __name__)
 
@@ -41,5 +42,11 @@ def live_page(game_id: str):
         abort(404)
     except LogError as exc:  # a damaged log: say so; History lists its good part
         return render_template("refused.html", status=409, message=f"this game's log cannot be resumed: {exc}"), 409
+    # the demo table plays itself (webui.demo) with its own pieces: no camera to stop, no token to show
+    demo_table = (live.seating.camera or "").startswith("demo:") and \
+        current_app.extensions["tableside.cameras"].get(live.id) is None
     return render_template("live.html", game_id=live.id, title=live.game.type.title, game_name=live.game.type.name,
-                           camera=live.seating.camera, has_cards=live.game.type.name in DECKS)
+                           camera=live.seating.camera, has_cards=live.game.type.name in DECKS, demo_table=demo_table,
+                           shows_tokens=live.game.type.name in GAME_PIECES and not demo_table,
+                           shows_colours=GAME_PIECES.get(live.game.type.name, (0, False))[1],
+                           players=live.game.players)

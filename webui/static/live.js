@@ -91,16 +91,23 @@ function draw(state) {
     document.getElementById("no-frame").hidden = true;
   }
   if (state.log) drawLog(state.log);
-  drawCamera(state.camera);
+  drawCamera(state.camera, state.camera_source);
+  drawPieces(state.pieces);
   refreshOverlay();
 }
 
 /* The camera runner's status in one line, as the server words it ("camera running, calibrated by ..."). */
 let cameraRunning = false;
-function drawCamera(camera) {
+let cameraSource = null;
+function drawCamera(camera, source) {
   const line = document.getElementById("camera-status");
   line.hidden = !camera;
   cameraRunning = Boolean(camera && camera.running);
+  if (source !== undefined) cameraSource = source;
+  // a game with a camera can stop and start it; the button that would change nothing is disabled
+  document.getElementById("camera-controls").hidden = !cameraSource || root.dataset.demo === "yes";
+  document.getElementById("camera-stop").disabled = !cameraRunning;
+  document.getElementById("camera-start").disabled = cameraRunning;
   if (!camera) return;
   line.dataset.status = camera.status;
   line.dataset.calibrated = camera.calibrated ? "yes" : "no";
@@ -281,6 +288,65 @@ document.getElementById("enter-form").addEventListener("submit", (event) => {
   event.preventDefault();
   command("enter", {action: document.getElementById("enter-action").value});
 });
+
+/* -- the players' pieces: tokens and colours shown to the camera -- */
+function drawPieces(pieces) {
+  const list = document.getElementById("pieces-list");
+  if (!list || !pieces) return;
+  list.replaceChildren();
+  for (const token of pieces.tokens) {
+    list.append(el("li", {"data-kind": "token", "data-label": token.label},
+      `${token.label}'s token: a ${token.shape} of radius ${token.radius_mm} mm, ${token.height_mm} mm tall `,
+      el("a", {href: token.picture, target: "_blank"}, "(as shown)")));
+  }
+  for (const colour of pieces.colours) {
+    list.append(el("li", {"data-kind": "colour", "data-label": colour.label},
+      `pyramid colour ${colour.label} `, el("a", {href: colour.picture, target: "_blank"}, "(as shown)")));
+  }
+  const problems = document.getElementById("pieces-problems");
+  problems.replaceChildren(...pieces.problems.map((problem) => el("li", {}, problem)));
+}
+
+async function showPiece(path, body, what) {
+  const result = document.getElementById("pieces-result");
+  result.hidden = false;
+  result.className = "muted";
+  result.textContent = `Looking for ${what}...`;
+  const answer = await postJSON(`${api}/${path}`, body);
+  result.className = answer.ok ? "ok" : "problem";
+  result.dataset.outcome = answer.ok ? "registered" : "refused";
+  result.textContent = answer.ok ? `Registered ${what}.` : answer.data.error;
+  if (answer.ok) drawPieces(answer.data.pieces);
+}
+
+const tokenForm = document.getElementById("token-form");
+if (tokenForm) {
+  tokenForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const label = document.getElementById("token-player").value;
+    showPiece("tokens", {label: label, shape: document.getElementById("token-shape").value,
+                         radius_mm: Number(document.getElementById("token-radius").value),
+                         height_mm: Number(document.getElementById("token-height").value)}, `${label}'s token`);
+  });
+}
+const colourForm = document.getElementById("colour-form");
+if (colourForm) {
+  colourForm.addEventListener("submit", (event) => {
+    event.preventDefault();
+    const name = document.getElementById("colour-name").value.trim();
+    showPiece("colours", {name: name}, `the colour ${name}`);
+  });
+}
+
+document.getElementById("camera-stop").addEventListener("click", () => cameraCommand("stop"));
+document.getElementById("camera-start").addEventListener("click", () => cameraCommand("start"));
+async function cameraCommand(which) {
+  const box = document.getElementById("command-error");
+  const answer = await postJSON(`${api}/camera/${which}`, {});
+  box.hidden = answer.ok;
+  if (!answer.ok) box.textContent = answer.data.error;
+  else drawCamera(answer.data.camera);
+}
 
 /* While the camera runs, its picture and frame count change between events: redraw every 2 s. */
 setInterval(() => { if (cameraRunning) scheduleRefresh(); }, 2000);
