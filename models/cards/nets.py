@@ -56,7 +56,8 @@ class Classifier(nn.Module):
     def __init__(self) -> None:
         super().__init__()
         self.features = nn.Sequential(
-            _block(3, 24, 2), _block(24, 32), _block(32, 48, 2), _block(48, 48), _block(48, 96, 2), _block(96, 96))
+            _block(3, 32, 2), _block(32, 48), _block(48, 64, 2), _block(64, 64), _block(64, 128, 2), _block(128, 128),
+            _block(128, 96))
         self.drop = nn.Dropout(0.2)
         self.fc = nn.Linear(96, len(CLASSES))
 

@@ -24,7 +24,7 @@ BUILD = HERE.parents[1] / "build" / "cards"
 TRAIN_SEEDS = range(0, 2400)  # scenes the models learn from
 CALIBRATION_SEEDS = range(500_000, 500_200)  # scenes that fit the confidence calibration only
 DETECTOR_EPOCHS = 5
-CLASSIFIER_EPOCHS = 8
+CLASSIFIER_EPOCHS = 10
 FACE_CROPS = 40_000  # classifier crops cut straight from card faces
 
 

@@ -168,6 +168,10 @@ def classifier_augment(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray
     upright), colour, blur and noise."""
     turn = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), float(rng.uniform(-40, 40)), 1.0)
     crop = cv2.warpAffine(crop, turn, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
+    if rng.random() < 0.5:  # an index seen small (a webcam across the table): its few pixels, enlarged
+        side = int(rng.integers(12, 34))
+        crop = cv2.resize(cv2.resize(crop, (side, side), interpolation=cv2.INTER_AREA), (CROP, CROP),
+                          interpolation=cv2.INTER_LINEAR)
     if rng.random() < 0.3:
         crop = cv2.GaussianBlur(crop, (0, 0), float(rng.uniform(0.4, 1.2)))
     crop = _colour_jitter(crop, rng)

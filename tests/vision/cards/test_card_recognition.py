@@ -36,7 +36,7 @@ def test_rendered_standard_tables_never_seen(recogniser):
     assert figures["recall"] >= 0.9 and figures["precision"] >= 0.97, figures
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: recall 0.36, precision 0.43, under a pyramid 0.27")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: recall 0.36, precision 0.44, under a pyramid 0.31")
 def test_rendered_decktet_tables_with_pyramids_on_cards(recogniser, shared):
     figures = measure.rendered_decktet(recogniser, range(940_000, 940_012))
     assert figures["under_pyramid"]["cards"] >= 5
@@ -44,7 +44,7 @@ def test_rendered_decktet_tables_with_pyramids_on_cards(recogniser, shared):
     assert figures["under_pyramid"]["recall"] >= 0.95, figures
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: webcam tables recall 0.59, precision 0.42; single photos top-1 0.06")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: webcam tables recall 0.57, precision 0.41; single photos top-1 0.09")
 def test_real_webcam_tables_and_single_card_photos(recogniser, shared):
     figures = measure.real_dev(recogniser, shared / "data" / "cards_real" / "dev")
     table, single = figures["tabletop"], figures["single"]
@@ -53,7 +53,7 @@ def test_real_webcam_tables_and_single_card_photos(recogniser, shared):
     assert single["top1"] >= 0.98, single["top1"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: a taught novel deck is read at recall 0.08")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: a taught novel deck is read at recall 0.18")
 def test_a_taught_deck_is_read_after_a_few_seconds_of_teaching(recogniser, tmp_path, shared):
     figures = measure.learned_deck(recogniser, tmp_path / "novel", range(950_000, 950_010))
     assert figures["taught"]["recall"] >= 0.97 and figures["taught"]["precision"] >= 0.97, figures
