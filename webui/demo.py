@@ -10,7 +10,6 @@ falling behind, as the live pipeline does with a real camera.
 
 from __future__ import annotations
 
-import dataclasses
 import threading
 import time
 from dataclasses import dataclass, field
@@ -23,10 +22,9 @@ from referee.session import SessionError
 from referee.verdict import IllegalAction
 from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
-from vision.synth.demo import DemoSource
-from vision.synth.render import render
+from vision.synth.demo import DemoSource, demo_pieces
 from vision.synth.staging import mat_of, zones_of
-from vision.table_reader import FrameReading, GamePieces, TableReader
+from vision.table_reader import FrameReading, TableReader
 
 
 @dataclass
@@ -121,18 +119,6 @@ def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(12
     runner = DemoRunner(live, source, reader, paced=paced, every=every)
     runner.start()
     return runner
-
-
-def demo_pieces(source: DemoSource) -> GamePieces:
-    """The pieces step for the demo, with each player's token shown to the camera at the start
-    ("this is Ann's token"): the opening table rendered with that token alone on the mat."""
-    game = source.demo.recorded.game
-    opening = source.demo.sequence.states[0]
-    showings = []
-    for token in opening.tokens:
-        alone = dataclasses.replace(opening, cards=[], pyramids=[], dice=[], tokens=[token], hands=[])
-        showings.append((render(alone).image, token.label, token.shape, token.radius_mm, token.height_mm))
-    return GamePieces(game.type.name, mat_of(game), showings)
 
 
 class _SimulatedReader:

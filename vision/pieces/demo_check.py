@@ -3,7 +3,7 @@
 ``make demo`` referees a rendered game through the real pipeline, so the pieces reader must read
 the demo's own tables. This replays every shot of a demo game (:mod:`vision.synth.demo`) as the
 live pipeline sees it: the mat's markers give the calibration (:class:`calibration.tracker.MatTracker`),
-and the demo's pieces step (:func:`webui.demo.demo_pieces`: a :class:`vision.table_reader.GamePieces`
+and the demo's pieces step (:func:`vision.synth.demo.demo_pieces`: a :class:`vision.table_reader.GamePieces`
 with each player's token shown alone at the start) reads the settled table of each shot. Cards are
 not read here (their own figures are in ``bench/bench_cards.py``).
 
@@ -121,7 +121,7 @@ def check_demo(game: str) -> DemoTally:
     from calibration.tracker import MatTracker
     from vision.synth.demo import DemoSource
     from vision.synth.render import render
-    from webui.demo import demo_pieces  # the demo's own token showings: what `make demo` registers
+    from vision.synth.demo import demo_pieces  # the demo's own token showings: what `make demo` registers
 
     source = DemoSource(game)
     pieces = demo_pieces(source)

@@ -17,6 +17,7 @@ about its frame rate (10 by default) where the machine allows, slower where it d
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from importlib import resources
 from itertools import islice
@@ -124,3 +125,19 @@ class DemoSource:
 
     def close(self) -> None:
         pass
+
+
+def demo_pieces(source: DemoSource):
+    """The pieces step (a :class:`vision.table_reader.GamePieces`) for the demo, with each
+    player's token shown to the camera at the start ("this is Ann's token"): the opening table
+    rendered with that token alone on the mat."""
+    from vision.synth.staging import mat_of
+    from vision.table_reader import GamePieces  # the pipeline's step, above the renderer
+
+    game = source.demo.recorded.game
+    opening = source.demo.sequence.states[0]
+    showings = []
+    for token in opening.tokens:
+        alone = dataclasses.replace(opening, cards=[], pyramids=[], dice=[], tokens=[token], hands=[])
+        showings.append((render(alone).image, token.label, token.shape, token.radius_mm, token.height_mm))
+    return GamePieces(game.type.name, mat_of(game), showings)

@@ -13,7 +13,7 @@ from vision.pieces.demo_check import DemoTally, tally_reading
 from vision.pieces.foreground import Foreground
 from vision.synth.demo import DemoSource
 from vision.synth.render import render
-from webui.demo import demo_pieces
+from vision.synth.demo import demo_pieces
 
 
 def _read_shot(game: str, shot: int):
