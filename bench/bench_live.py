@@ -59,7 +59,7 @@ def settle_to_verdict() -> dict[str, float]:
     from referee.session import Session
     from vision.synth.demo import DemoSource
     from vision.synth.sequence import timeline
-    from vision.synth.staging import mat_of, zones_of
+    from calibration.mats import mat_of, zones_of
 
     source = DemoSource("pouches", size=(1280, 720), fps=10.0)
     recorded = source.demo.recorded

@@ -5,23 +5,13 @@ from __future__ import annotations
 from bench import benchmark, percentiles
 from vision.pieces.measure import measure
 from vision.pieces.reader import PieceReader
-from vision.pieces.tokens import TokenRegistry
-from vision.pieces.trials import (MEASURE_SEEDS, POUCHES_TOKENS, calibration_of, deck_town_scene, piece_scene,
-                                  pouches_scene, pungo_scene, pungo_setup_scene, token_showing)
+from vision.pieces.trials import (MEASURE_SEEDS, calibration_of, deck_town_scene, piece_scene, pouches_registry,
+                                  pouches_scene, pungo_scene, pungo_setup_scene)
 from vision.synth.render import render
 
 SCENES = 30  # random piece tables; plus 8 Pungo openings, 8 Deck Town boards and 8 Pouches heaps
 
 _tally = None
-
-
-def _registry() -> TokenRegistry:
-    registry = TokenRegistry()
-    for k, token in enumerate(POUCHES_TOKENS):
-        shown = token_showing(token, 7000 + k)
-        PieceReader(calibration_of(shown), tokens=registry).register_token(
-            render(shown).image, token.label, token.shape, token.radius_mm, token.height_mm)
-    return registry
 
 
 def _measured():
@@ -30,7 +20,7 @@ def _measured():
         seeds = list(MEASURE_SEEDS)
         tally = measure([(s, piece_scene(s)) for s in seeds[:SCENES]] + [(s, pungo_scene(s)) for s in seeds[:8]]
                         + [(s, deck_town_scene(s)) for s in seeds[:8]])
-        registry = _registry()
+        registry = pouches_registry()
         _tally = measure([(s, pouches_scene(s)) for s in seeds[:8]], registry_of=lambda scene: registry, tally=tally)
     return _tally
 

@@ -144,6 +144,23 @@ def mat_layout(game: str, paper: str = "A4", options: dict[str, str] | None = No
     return MatLayout(game, paper, (width, height), origin, markers, zones, tuple(sorted(options.items())))
 
 
+def mat_options(game) -> dict[str, str]:
+    """What a game's configuration (a :class:`referee.game.Game`) changes on its printed mat:
+    Pungo's arena and roll grid."""
+    return {k: str(game.option(k)) for k in ("arena", "roll-grid")} if game.type.name == "pungo" else {}
+
+
+def mat_of(game, paper: str = "A3") -> MatLayout:
+    """The printed mat a configured game (a :class:`referee.game.Game`) is played on: each game has
+    its own mat, named as the game is."""
+    return mat_layout(game.type.name, paper, mat_options(game))
+
+
+def zones_of(layout: MatLayout) -> dict[str, tuple[float, float, float, float]]:
+    """A mat's places as the referee's layouts take them: name -> (x, y, width, height) in mm."""
+    return {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in layout.zones}
+
+
 def identify(marker_id: int) -> tuple[str, str] | None:
     """The (game, paper) a marker id belongs to, or None for an id no mat uses."""
     mat, _ = divmod(marker_id, MARKERS_PER_MAT)

@@ -129,6 +129,17 @@ class Session:
         return cls(replayed.game, replayed.state, layout, log)
 
     # -- what the dashboard shows --
+    def held(self):
+        """A context in which the session changes nothing: to read its state, problem and log
+        together while the camera may be refereeing."""
+        return self._lock
+
+    def use_layout(self, layout: Layout) -> None:
+        """Read the table through ``layout`` from the next snapshot on (the mat in view turned out
+        to be printed on another paper, so its places lie elsewhere)."""
+        with self._lock:
+            self.layout = layout
+
     @property
     def pending(self) -> Pending | None:
         return self._pending

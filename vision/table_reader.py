@@ -69,21 +69,20 @@ class TableReader:
         recogniser = self.recogniser or _default_recogniser()
         seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
-        placed = [(c, s) for c, s in placed if card_sized(s)]
-        placed += self._backs(frame, track.calibration, placed)
+        placed = self._with_backs(frame, track.calibration, [(c, s) for c, s in placed if card_sized(s)])
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
 
-    def _backs(self, frame: np.ndarray, calibration: TableCalibration,
-               placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
-        """The face-down cards, found as card-sized outlines on the table (the detector's own
-        face-down finds are kept where those found none)."""
+    def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
+                    placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
+        """``placed`` with the face-down cards found as card-sized outlines on the table (the
+        detector's own face-down finds are kept where those found none)."""
         ox, oy = self.layout.origin_on_paper
         pw, ph = self.layout.paper_mm
         area = visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy))
         if area is None:
-            return []
+            return placed
         # a card whose index was found (named or not) is face up: its outline is no back
         indices = [((x0 + x1) / 2, (y0 + y1) / 2) for c, s in placed if s.face_up for x0, y0, x1, y1 in c.indices]
         face_up = calibration.to_table(np.array(indices, np.float64)).tolist() if indices else []
@@ -96,9 +95,9 @@ class TableReader:
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),
                                        round(back.angle_deg, 2), round(back.filled, 4))))
-        placed[:] = [(c, s) for c, s in placed if s.face_up or not any(
+        kept = [(c, s) for c, s in placed if s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found)]
-        return backs
+        return kept + backs
 
 
 def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:
@@ -107,7 +106,7 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
     centre = corners.mean(axis=0)
     top = corners[1] - corners[0]
     angle = math.degrees(math.atan2(top[1], top[0]))
-    face_up = card.id != "back"
+    face_up = card.id != BACK
     return CardSighting(
         card.id, face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
         tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
@@ -159,13 +158,15 @@ GAME_PIECES = {"pouches": (0, False), "deck-town": (0, True), "pungo": (1, True)
 @dataclass
 class GamePieces:
     """The pieces step of the pipeline for one game: a :class:`vision.pieces.PieceReader` made
-    once the table is calibrated, knowing the game's dice and pyramids and the registered tokens
-    (``showings``: frames each showing one token alone, with its label, shape and size)."""
+    once the table is calibrated, knowing the game's dice and pyramids, the registered tokens
+    (``showings``: frames each showing one token alone, with its label, shape and size) and the
+    players' own pyramid colours (``colours``: frames each showing one pyramid of it alone)."""
 
     game: str
     layout: MatLayout
     showings: list = field(default_factory=list)  # (frame, label, shape, radius_mm, height_mm)
-    problems: list[str] = field(default_factory=list)  # tokens that could not be registered, and why
+    colours: list = field(default_factory=list)  # (frame showing one pyramid of it alone, colour name)
+    problems: list[str] = field(default_factory=list)  # tokens or colours that could not be registered, and why
     _reader: object | None = None
     _calibration: TableCalibration | None = None
 
@@ -186,6 +187,11 @@ class GamePieces:
                 try:
                     reader.register_token(shown, label, shape, radius, height)
                 except TokenError as exc:  # refereeing goes on; that player's token goes unread
+                    self.problems.append(str(exc))
+            for shown, name in self.colours:
+                try:
+                    reader.register_colour(shown, name)
+                except ValueError as exc:  # refereeing goes on; that colour is read as the nearest standard one
                     self.problems.append(str(exc))
             self._reader, self._calibration = reader, calibration
         reading = self._reader.read(frame)

@@ -24,7 +24,7 @@ from calibration.mats import MAT_GAMES, PAPERS, MatError, mat_layout
 from calibration.store import CalibrationFileError, CalibrationMissing
 from referee import games
 from referee.game import GameConfigError
-from webui.api_input import ApiError, json_object, only_fields, text_field
+from webui.api_input import ApiError, json_object, only_fields
 from webui.camera_stills import CameraUnavailable, Still
 from webui.table_calibration import (MatSeen, StoredCalibration, default_px_per_mm, jpeg, load_stored,
                                      look_for_mat, marker_picture, rectified_picture, save_corners, table_area)

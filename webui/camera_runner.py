@@ -38,12 +38,11 @@ import numpy as np
 from calibration import store
 from calibration.homography import CalibrationError, TableCalibration, from_corners
 from calibration.markers import detect_markers
-from calibration.mats import identify
+from calibration.mats import identify, mat_of, zones_of
 from calibration.tracker import KEPT, LOCKED, MOVING, RELOCKED
 from referee import layouts
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
-from vision.synth.staging import MAT_GAMES, mat_of, zones_of
 from vision.table_reader import SAVED, GamePieces, TableReader
 from webui.table_calibration import AREA_FILENAME
 
@@ -81,7 +80,7 @@ class CameraRunner(threading.Thread):
         self._announced: tuple | None = None
         self._times: deque[float] = deque()
         game = live.game
-        self.mat_game = MAT_GAMES[game.type.name]
+        self.mat_game = game.type.name
         self.pieces_game = game.type.name
         self.intrinsics, self.saved, self.saved_problem = None, None, None
         self._saved_stamp: tuple | None = None  # when the calibration files last changed, as loaded
@@ -190,8 +189,8 @@ class CameraRunner(threading.Thread):
         paper when none is), falling back on the saved calibration while no marker has been seen."""
         self._paper = self._paper_in_view(image) or self._paper or DEFAULT_PAPER
         mat = mat_of(self.live.game, self._paper)
-        with self.live.still():  # the referee reads places where this mat prints them
-            self.live.session.layout = layouts.for_game(self.live.game, zones_of(mat))
+        # the referee reads the places where this mat prints them
+        self.live.session.use_layout(layouts.for_game(self.live.game, zones_of(mat)))
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
         return TableReader(mat, deck=DECKS[self.pieces_game], pieces=self._pieces(mat),

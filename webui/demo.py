@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 import cv2
 
+from calibration.mats import mat_of, zones_of
 from referee import layouts
 from referee.log.events import Event
 from referee.session import SessionError
@@ -23,7 +24,6 @@ from referee.verdict import IllegalAction
 from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
-from vision.synth.staging import mat_of, zones_of
 from vision.table_reader import FrameReading, TableReader
 
 

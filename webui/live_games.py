@@ -74,9 +74,8 @@ class LiveGame:
         return self.session.game
 
     def still(self):
-        """A context in which the session changes nothing, to read its state, problem and log together.
-        (The session's own lock: Session serialises every call with it.)"""
-        return self.session._lock
+        """A context in which the session changes nothing, to read its state, problem and log together."""
+        return self.session.held()
 
     # -- the camera --
     def observe(self, snapshot: TableSnapshot, frame_jpeg: bytes | None = None) -> list[Event]:

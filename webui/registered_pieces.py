@@ -12,8 +12,7 @@ what to do (:class:`ShowingRefused`). A showing that passes is kept by :class:`R
 beside the game's log, in ``<games>/<id>-pieces/``: the picture as JPEG, and ``pieces.json``
 listing each showing with its picture's name; a resumed game (a restarted server) registers them
 again from there. :meth:`RegisteredPieces.game_pieces` is the pieces step of the game's camera
-runner (:class:`ShownPieces`: the game's :class:`~vision.table_reader.GamePieces` that also
-knows the colours shown).
+runner (a :class:`~vision.table_reader.GamePieces` with the tokens and colours shown).
 """
 
 from __future__ import annotations
@@ -32,10 +31,9 @@ import numpy as np
 from calibration import store
 from calibration.homography import CalibrationError, TableCalibration, fit_markers
 from calibration.markers import detect_markers
-from calibration.mats import MatLayout, identify
+from calibration.mats import MatLayout, identify, mat_of
 from vision.pieces import PieceReader, TokenError
 from vision.pieces.solids import cylinder_points
-from vision.synth.staging import MAT_GAMES, mat_of
 from vision.table_reader import GAME_PIECES, GamePieces
 
 INDEX = "pieces.json"
@@ -137,7 +135,7 @@ class RegisteredPieces:
             raise FileNotFoundError(name)
         return (self.folder / name).read_bytes()
 
-    def game_pieces(self, game: str, layout: MatLayout) -> ShownPieces:
+    def game_pieces(self, game: str, layout: MatLayout) -> GamePieces:
         """The pieces step for the camera runner: ``game``'s pieces on the mat ``layout``, with every
         token and colour shown so far."""
         tokens, colours = [], []
@@ -149,7 +147,7 @@ class RegisteredPieces:
                 tokens.append((image, showing.label, showing.shape, showing.radius_mm, showing.height_mm))
             else:
                 colours.append((image, showing.label))
-        return ShownPieces(game, layout, tokens, colours=colours)
+        return GamePieces(game, layout, tokens, colours=colours)
 
     def to_json(self) -> dict:
         with self._lock:
@@ -162,29 +160,6 @@ class RegisteredPieces:
         spare = path.with_suffix(".tmp")
         spare.write_text(json.dumps({"showings": [s.to_json() for s in self.showings]}, indent=1), encoding="utf-8")
         os.replace(spare, path)  # whole or not at all: a crash mid-write keeps the old index
-
-
-@dataclass
-class ShownPieces(GamePieces):
-    """:class:`GamePieces` that also learns the pyramid colours the players showed (``colours``:
-    (frame showing one pyramid of the colour alone, the colour's name)) each time it builds its
-    pieces reader. Their problems join the tokens' in ``problems``."""
-
-    colours: list = field(default_factory=list)
-
-    def __call__(self, frame: np.ndarray, calibration: TableCalibration) -> tuple[tuple, tuple, tuple]:
-        before = self._reader
-        found = super().__call__(frame, calibration)
-        if self._reader is before or not self.colours:
-            return found
-        # a new reader (a first frame, or the camera moved): it learns the colours, then reads the frame again
-        for shown, name in self.colours:
-            try:
-                self._reader.register_colour(shown, name)
-            except ValueError as exc:  # refereeing goes on; that colour is read as the nearest standard one
-                self.problems.append(str(exc))
-        reading = self._reader.read(frame)
-        return reading.pyramids, reading.dice, reading.tokens
 
 
 # -- checking a showing --
@@ -322,7 +297,7 @@ def table_calibration(game, image: np.ndarray, runner, instance: Path) -> tuple[
             return reading.track.calibration, pipeline.reader.layout
     intrinsics = _intrinsics(instance)
     markers = detect_markers(image)
-    papers = [paper for g, paper in filter(None, (identify(m.id) for m in markers)) if g == MAT_GAMES[game.type.name]]
+    papers = [paper for g, paper in filter(None, (identify(m.id) for m in markers)) if g == game.type.name]
     if papers:
         layout = mat_of(game, max(set(papers), key=papers.count))
         try:
@@ -335,7 +310,7 @@ def table_calibration(game, image: np.ndarray, runner, instance: Path) -> tuple[
         problem = "the table is not calibrated"
     except store.CalibrationFileError as exc:
         problem = str(exc)
-    raise ShowingRefused(409, f"{problem}: show the {MAT_GAMES[game.type.name]} mat's markers to the camera, "
+    raise ShowingRefused(409, f"{problem}: show the {game.type.name} mat's markers to the camera, "
                               "or click the four corners on the calibration page")
 
 

@@ -111,5 +111,6 @@ def test_a_demo_for_an_unknown_game_says_which_games_it_plays():
 
 
 def _zones(demo):
-    from vision.synth.staging import mat_of, zones_of
+    from calibration.mats import mat_of, zones_of
+
     return zones_of(mat_of(demo.recorded.game))

@@ -21,10 +21,10 @@ import webui.camera_runner as camera_runner
 import webui.live as live_api
 from calibration.homography import fit_markers
 from calibration.markers import detect_markers
+from calibration.mats import mat_of, mat_options
 from referee import games
 from vision.synth.render import render
 from vision.synth.scene import Camera, Effects, Light, MatObject, PyramidObject, Scene, Surface, TokenObject
-from vision.synth.staging import mat_of, mat_options
 from vision.table_reader import GamePieces
 from webui import create_app
 

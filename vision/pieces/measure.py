@@ -49,6 +49,26 @@ class Tally:
                 "pieces": self.pyramids + self.dice + self.tokens, "missed": self.missed, "extra": self.extra}
 
 
+def _named(tally: Tally, seed: int, kind: str, pairs, name) -> tuple[int, int, int]:
+    """Count matched (truth, sighting, distance) ``pairs`` of a piece named by ``name(sighting)`` (a
+    die by its face, a token by its label): (pieces, named right, seen). Misses, wrong names and
+    distances go into ``tally``."""
+    pieces = right = seen_count = 0
+    for truth, seen, d in pairs:
+        pieces += 1
+        if seen is None:
+            tally.missed += 1
+            tally.wrong.append((seed, f"{kind} {truth.label}", None))
+            continue
+        seen_count += 1
+        tally.errors_mm.append(d)
+        if name(seen) == truth.label:
+            right += 1
+        else:
+            tally.wrong.append((seed, f"{kind} {truth.label}", name(seen)))
+    return pieces, right, seen_count
+
+
 def measure(scenes, registry_of=None, tally: Tally | None = None) -> Tally:
     """Read each (seed, scene) and count; ``registry_of(scene)`` gives the token registry to use. The reader is
     told what the game has, as the live pipeline tells it: how many dice, whether pyramids are in play."""
@@ -79,28 +99,11 @@ def measure(scenes, registry_of=None, tally: Tally | None = None) -> Tally:
             tally.trees_right += tree and exact
             if not exact:
                 tally.wrong.append((seed, truth.label, "+".join(map(str, seen.stack))))
-        for truth, seen, d in match(reading.dice, rendering.objects, "die"):
-            tally.dice += 1
-            if seen is None:
-                tally.missed += 1
-                tally.wrong.append((seed, f"die {truth.label}", None))
-                continue
-            matched += 1
-            tally.errors_mm.append(d)
-            tally.dice_right += str(seen.face) == truth.label
-            if str(seen.face) != truth.label:
-                tally.wrong.append((seed, f"die {truth.label}", seen.face))
-        for truth, seen, d in match(reading.tokens, rendering.objects, "token"):
-            tally.tokens += 1
-            if seen is None:
-                tally.missed += 1
-                tally.wrong.append((seed, f"token {truth.label}", None))
-                continue
-            matched += 1
-            tally.errors_mm.append(d)
-            tally.tokens_right += seen.label == truth.label
-            if seen.label != truth.label:
-                tally.wrong.append((seed, f"token {truth.label}", seen.label))
+        n, right, found = _named(tally, seed, "die", match(reading.dice, rendering.objects, "die"), lambda s: str(s.face))
+        tally.dice, tally.dice_right, matched = tally.dice + n, tally.dice_right + right, matched + found
+        n, right, found = _named(tally, seed, "token", match(reading.tokens, rendering.objects, "token"),
+                                 lambda s: s.label)
+        tally.tokens, tally.tokens_right, matched = tally.tokens + n, tally.tokens_right + right, matched + found
         tally.extra += len(reading.pyramids) + len(reading.dice) + len(reading.tokens) - matched
         truth_spots = [(o.pose["x"], o.pose["y"]) for o in rendering.objects if o.kind in ("pyramid", "die", "token")]
         for s in (*reading.pyramids, *reading.dice, *reading.tokens):

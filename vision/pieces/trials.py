@@ -17,8 +17,10 @@ from calibration.intrinsics import CameraIntrinsics
 from calibration.mats import mat_layout
 from referee.dice import Die
 from referee.pyramids import STANDARD_COLOURS, Stack
+from vision.pieces.reader import PieceReader
+from vision.pieces.tokens import TokenRegistry
 from vision.synth.random_scene import _effects, _Draw, _surface
-from vision.synth.render import Rendering, camera_of
+from vision.synth.render import Rendering, camera_of, render
 from vision.synth.scene import (Camera, CardObject, DieObject, Effects, Light, MatObject, PyramidObject, Scene,
                                 TokenObject)
 
@@ -80,6 +82,16 @@ def piece_scene(seed: int, tokens: list[TokenObject] | None = None) -> Scene:
     return Scene(**_setting(r, (142.0, 115.0)), pyramids=pyramids, dice=[die], tokens=placed, seed=seed)
 
 
+def _near_middles(layout, r: _Draw):
+    """Where a hand puts a piece on one of the mat's places: within 4 mm of its middle."""
+    zones = {z.name: z for z in layout.zones}
+
+    def centre(name: str) -> tuple[float, float]:
+        z = zones[name]
+        return z.x_mm + z.w_mm / 2 + r.u(-4, 4), z.y_mm + z.h_mm / 2 + r.u(-4, 4)
+    return centre
+
+
 def pungo_setup_scene(seed: int) -> Scene:
     """Pungo's opening as the rules set it up, on the A3 mat: the four red stacks of the setup picture on the
     middle row (two nests, a tree, a nest of two) and the die on the roll grid's centre, 1 up."""
@@ -87,11 +99,7 @@ def pungo_setup_scene(seed: int) -> Scene:
 
     r = _Draw(np.random.default_rng(seed))
     layout = mat_layout("pungo", "A3")
-    zones = {z.name: z for z in layout.zones}
-
-    def centre(name: str) -> tuple[float, float]:
-        z = zones[name]
-        return z.x_mm + z.w_mm / 2 + r.u(-4, 4), z.y_mm + z.h_mm / 2 + r.u(-4, 4)
+    centre = _near_middles(layout, r)
 
     cells = ("arena/r2c1", "arena/r2c2", "arena/r2c3", "arena/r2c4")
     pyramids = [PyramidObject(s, *centre(c), angle=r.u(0, 90)) for c, s in zip(cells, ONE_COLOUR_SETUP)]
@@ -107,11 +115,7 @@ def pungo_scene(seed: int) -> Scene:
     rows, the die on the roll grid."""
     r = _Draw(np.random.default_rng(seed))
     layout = mat_layout("pungo", "A3")
-    zones = {z.name: z for z in layout.zones}
-
-    def centre(name: str) -> tuple[float, float]:
-        z = zones[name]
-        return z.x_mm + z.w_mm / 2 + r.u(-4, 4), z.y_mm + z.h_mm / 2 + r.u(-4, 4)
+    centre = _near_middles(layout, r)
 
     a, b = r.rng.choice(COLOURS, 2, replace=False)
     stacks = {"arena/r1c1": f"{a}3", "arena/r1c2": f"{a}1+{a}2", "arena/r1c3": f"{a}3+{b}1", "arena/r1c4": f"{a}2",
@@ -153,6 +157,16 @@ def pouches_scene(seed: int) -> Scene:
                           shape=t.shape, radius_mm=t.radius_mm, height_mm=t.height_mm)
               for t, k in zip(POUCHES_TOKENS, where)]
     return Scene(**_setting(r, (130.0, 155.0)), cards=cards, tokens=tokens, seed=seed)
+
+
+def pouches_registry() -> TokenRegistry:
+    """The Pouches trial tokens, each registered from a picture of it alone (as players show them)."""
+    registry = TokenRegistry()
+    for k, token in enumerate(POUCHES_TOKENS):
+        shown = token_showing(token, 7000 + k)
+        PieceReader(calibration_of(shown), tokens=registry).register_token(
+            render(shown).image, token.label, token.shape, token.radius_mm, token.height_mm)
+    return registry
 
 
 def token_showing(token: TokenObject, seed: int) -> Scene:

@@ -131,7 +131,7 @@ def demo_pieces(source: DemoSource):
     """The pieces step (a :class:`vision.table_reader.GamePieces`) for the demo, with each
     player's token shown to the camera at the start ("this is Ann's token"): the opening table
     rendered with that token alone on the mat."""
-    from vision.synth.staging import mat_of
+    from calibration.mats import mat_of
     from vision.table_reader import GamePieces  # the pipeline's step, above the renderer
 
     game = source.demo.recorded.game

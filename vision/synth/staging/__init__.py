@@ -28,29 +28,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from calibration.mats import mat_layout
+from calibration.mats import mat_of, mat_options, zones_of
 from referee.game import Game, State
 from vision.synth.scene import (CARD_MM, Camera, CardObject, DieObject, Effects, Light, MatObject, PyramidObject,
                                 Scene, Surface, TokenObject)
 from vision.synth.staging.table import Hand, frame_camera
 
-MAT_GAMES = {"pouches": "pouches", "mongoose": "mongoose", "deck-town": "deck-town", "pungo": "pungo"}
-
-
-def mat_options(game: Game) -> dict[str, str]:
-    """What a game's configuration changes on its printed mat: Pungo's arena and roll grid."""
-    return {k: str(game.option(k)) for k in ("arena", "roll-grid")} if game.type.name == "pungo" else {}
-
-
-def mat_of(game: Game, paper: str = "A3"):
-    """The printed mat ``game`` is staged on (a :class:`calibration.mats.MatLayout`)."""
-    return mat_layout(MAT_GAMES[game.type.name], paper, mat_options(game))
-
-
-def zones_of(layout) -> dict[str, tuple[float, float, float, float]]:
-    """A mat's places as the referee's layouts take them: name -> (x, y, width, height) in mm."""
-    return {z.name: (z.x_mm, z.y_mm, z.w_mm, z.h_mm) for z in layout.zones}
-
+STAGED = ("pouches", "mongoose", "deck-town", "pungo")  # the games with a module here that lays them out
 
 @dataclass
 class Table:
@@ -87,12 +71,12 @@ class Stager:
     def __init__(self, game: Game, states: Sequence[State] = (), seed: int = 0, size: tuple[int, int] = (1280, 720),
                  paper: str = "A3", sloppy: bool = True) -> None:
         name = game.type.name
-        if name not in MAT_GAMES:
-            raise ValueError(f"no staging for {game.type.title}: staging knows {', '.join(MAT_GAMES)}")
+        if name not in STAGED:
+            raise ValueError(f"no staging for {game.type.title}: staging knows {', '.join(STAGED)}")
         self.game, self.seed, self.size = game, int(seed), tuple(size)
         options = mat_options(game)
         self.layout = mat_of(game, paper)
-        self.mat = MatObject(MAT_GAMES[name], paper, ",".join(f"{k}:{v}" for k, v in options.items()))
+        self.mat = MatObject(name, paper, ",".join(f"{k}:{v}" for k, v in options.items()))
         self.zones = zones_of(self.layout)
         self.hand = Hand(self.seed, sloppy)
         module = importlib.import_module(f"vision.synth.staging.{name.replace('-', '_')}")
