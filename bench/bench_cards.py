@@ -23,7 +23,7 @@ FAILURES = Path(__file__).with_name("card_failures.json")
 
 
 @benchmark("cards_real_dev", "fraction",
-           "on the real dev photographs (never trained on): webcam table scenes' recall and precision of face-up "
+           "on the later half of the real dev photographs (the models learn from the earlier half only): webcam table scenes' recall and precision of face-up "
            "card ids per image (targets 0.95 and 0.98), single-card photos' top-1 (target 0.98)")
 def real_accuracy() -> dict[str, float]:
     if not REAL.is_dir():

@@ -43,6 +43,7 @@ class Sample:
     backs: list[tuple[float, float, float, float]]  # boxes of face-down cards seen enough to count
     crops: np.ndarray  # N x CROP x CROP x 3 uint8 from the full-size picture: what is not an index
     crop_labels: np.ndarray  # N class numbers (all 'none'; index crops are cut by scene_index_crops)
+    teaches_backs: bool = True  # whether ``backs`` lists every face-down card (real photos do not)
 
 
 def art_folders() -> list[str]:

@@ -77,6 +77,8 @@ def detector_example(s: Sample, rng: np.random.Generator) -> tuple[np.ndarray, .
         place(index.box, 0, index.centre_of_card, index.seen, index.label)
     for box in s.backs:
         place(box, 1)
+    if not s.teaches_backs:
+        weight[1] = 0
     return patch, heat, weight, size, vector, turn, at
 
 
@@ -133,13 +135,14 @@ def train_detector(samples: list[Sample], epochs: int, batch: int = 16, seed: in
 # -- classifier ---------------------------------------------------------------------------------
 
 def train_classifier(crops: np.ndarray, labels: np.ndarray, epochs: int, batch: int = 128, seed: int = 0,
-                     progress=print) -> Classifier:
+                     progress=print, net: Classifier | None = None, max_lr: float = 4e-3) -> Classifier:
+    """Train a new classifier, or go on training ``net`` (fine-tuning: give a smaller ``max_lr``)."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    net = Classifier()
+    net = net or Classifier()
     steps = epochs * math.ceil(len(crops) / batch)
-    opt = torch.optim.AdamW(net.parameters(), lr=2e-3, weight_decay=5e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=4e-3, total_steps=steps, pct_start=0.15)
+    opt = torch.optim.AdamW(net.parameters(), lr=max_lr / 2, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=max_lr, total_steps=steps, pct_start=0.15)
     started = time.monotonic()
     for epoch in range(epochs):
         order = rng.permutation(len(crops))

@@ -45,7 +45,8 @@ DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit
 # both decks (exactly: 52 degrees for a standard index, 41 for a Decktet one); the few degrees
 # between are well inside the 40 degrees of turn it learned to read through.
 UPRIGHT_DEG = 50.0
-TRIED_TURNS_DEG = (-30.0, 0.0, 30.0)  # stage 2 reads each index at these turns round the detector's
+TRIED_TURNS_DEG = (0.0, -30.0, 30.0)  # stage 2 reads an index at these turns round the detector's, in turn,
+SURE = 0.9  # until one names a card this surely (or all were tried)
 
 
 class RecognitionError(RuntimeError):
@@ -145,28 +146,36 @@ class CardRecogniser:
     def classify(self, image: np.ndarray, indices: list[dict]) -> tuple[np.ndarray, np.ndarray]:
         """Stage 2: class probabilities (calibrated) and embeddings of each found index.
 
-        Which way up an index is, the detector estimates; the crop is read at a few turns round
-        that estimate (:data:`TRIED_TURNS_DEG`; the classifier learned to read an index within 40
-        degrees of upright), and the turn that names a card most surely is kept. That turn is the
-        card's own on the picture: it is written into each index as ``turn`` (degrees), and the
-        card's centre is placed from it (``card_centre``), as the index sits at a known place on a face."""
+        Which way up an index is, the detector estimates; the crop is read at that turn, and an
+        index not named at least :data:`SURE` there is read again at a few turns round it
+        (:data:`TRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
+        upright); the turn that names a card most surely is kept. That turn is the card's own on
+        the picture: it is written into each index as ``turn`` (degrees), and the card's centre is
+        placed from it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
-        tries = [[i["turn_hint"] + d for d in TRIED_TURNS_DEG] for i in indices]
-        crops = np.stack([crop_turned(image, i["box"], t) for i, ts in zip(indices, tries) for t in ts])
+        turns = np.array([i["turn_hint"] for i in indices])
+        probs, embeddings = self._read(image, indices, turns)
+        for d in (d for d in TRIED_TURNS_DEG if d):
+            unsure = np.flatnonzero(_named(probs) < SURE)
+            if not len(unsure):
+                break
+            p, e = self._read(image, [indices[k] for k in unsure], turns[unsure] + d)
+            better = _named(p) > _named(probs[unsure])
+            probs[unsure[better]], embeddings[unsure[better]] = p[better], e[better]
+            turns[unsure[better]] += d
+        for i, turn, p in zip(indices, turns, probs):
+            i["turn"] = float(turn)
+            i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
+        return probs, embeddings
+
+    def _read(self, image: np.ndarray, indices: list[dict], turns) -> tuple[np.ndarray, np.ndarray]:
+        crops = np.stack([crop_turned(image, i["box"], float(t)) for i, t in zip(indices, turns)])
         probs, embeddings = self._classifier.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
         if self.temperature != 1.0:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
-        n, per = len(indices), len(TRIED_TURNS_DEG)
-        probs, embeddings = probs.reshape(n, per, -1), embeddings.reshape(n, per, -1)
-        named = np.delete(probs, INDEX[NONE], axis=2).max(axis=2)  # how surely each turn names a card
-        best = named.argmax(axis=1)
-        probs, embeddings = probs[np.arange(n), best], embeddings[np.arange(n), best]
-        for i, ts, k, p in zip(indices, tries, best, probs):
-            i["turn"] = float(ts[k])
-            i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
         return probs, embeddings
 
     def recognise(self, image: np.ndarray, deck: str = "auto") -> list[CardSeen]:
@@ -182,6 +191,11 @@ class CardRecogniser:
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):
                 cards.append(CardSeen("back", back["score"], [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
         return cards
+
+
+def _named(probs: np.ndarray) -> np.ndarray:
+    """How surely each row of probabilities names a card (its best class other than 'none')."""
+    return np.delete(probs, INDEX[NONE], axis=1).max(axis=1)
 
 
 def _suppress(finds: list[dict]) -> list[dict]:

@@ -28,7 +28,7 @@ def recogniser() -> CardRecogniser:
     return CardRecogniser()
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: recall 0.58, precision 0.71 on new standard renders")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: recall 0.62, precision 0.68 on these new standard renders")
 def test_rendered_standard_tables_never_seen(recogniser):
     figures = measure.rendered_scenes(lambda im: recogniser.recognise(im, deck="standard"),
                                       range(930_000, 930_012), "standard", [])
@@ -36,7 +36,7 @@ def test_rendered_standard_tables_never_seen(recogniser):
     assert figures["recall"] >= 0.9 and figures["precision"] >= 0.97, figures
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: recall 0.36, precision 0.44, under a pyramid 0.31")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22 on these scenes: recall 0.33, precision 0.53, under a pyramid 0.33")
 def test_rendered_decktet_tables_with_pyramids_on_cards(recogniser, shared):
     figures = measure.rendered_decktet(recogniser, range(940_000, 940_012))
     assert figures["under_pyramid"]["cards"] >= 5
@@ -44,16 +44,16 @@ def test_rendered_decktet_tables_with_pyramids_on_cards(recogniser, shared):
     assert figures["under_pyramid"]["recall"] >= 0.95, figures
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: webcam tables recall 0.57, precision 0.41; single photos top-1 0.09")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22 on the half never learned from: webcam tables recall 0.85, precision 0.70; single photos top-1 0.62")
 def test_real_webcam_tables_and_single_card_photos(recogniser, shared):
-    figures = measure.real_dev(recogniser, shared / "data" / "cards_real" / "dev")
+    figures = measure.real_dev(recogniser, shared / "data" / "cards_real" / "dev")  # the half never learned from
     table, single = figures["tabletop"], figures["single"]
-    assert table["images"] == 39 and single["images"] > 150
+    assert table["images"] == 20 and single["images"] == 81
     assert table["recall"] >= 0.95 and table["precision"] >= 0.98, {k: table[k] for k in ("recall", "precision")}
     assert single["top1"] >= 0.98, single["top1"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22: a taught novel deck is read at recall 0.18")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-22 on these scenes: a taught novel deck is read at recall 0.10")
 def test_a_taught_deck_is_read_after_a_few_seconds_of_teaching(recogniser, tmp_path, shared):
     figures = measure.learned_deck(recogniser, tmp_path / "novel", range(950_000, 950_010))
     assert figures["taught"]["recall"] >= 0.97 and figures["taught"]["precision"] >= 0.97, figures
