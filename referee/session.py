@@ -17,7 +17,9 @@ stable snapshot, :meth:`Session.observe` does what DESIGN.md's "From snapshots t
 
 Low-confidence recognition is never the basis of a violation: a legal reading that an uncertain
 place's other reading allows is preferred, and when every reading is illegal but the change rests
-on an uncertain place, the players are asked instead. Chance nodes need nothing special: the
+on an uncertain place, the players are asked instead. When no reading at all is legal, an uncertain
+place is also read as the state expects it (a doubtful sighting may be nothing: a shadow taken for
+a token), so one doubtful find cannot hide a move. Chance nodes need nothing special: the
 table's reveal is read like any move (``interpret`` returns the chance action).
 
 One snapshot may show several moves in a row (a pick and the card it uncovered): after a move is
@@ -293,22 +295,32 @@ class Session:
         results: list[State] = []  # the state each legal candidate leads to
         illegal: list[tuple[int, Candidate]] = []
         maybe_unchanged = False  # an uncertain place's other reading is just what the state expects
-        for number, view in enumerate(seen.alternatives()):
-            if view == expected:
-                maybe_unchanged = True
-                continue
-            for reading in self.state.interpret(view):
-                candidate = Candidate(reading, view)
-                if reading.verdict.legal:
-                    # readings that end in the same state are one answer (a card dropped where a throw
-                    # would also land it): the players need not choose between them
-                    if all(c.reading.action != reading.action for c in legal):
-                        result = self.state.apply(reading.action)
-                        if result not in results:
-                            legal.append(candidate)
-                            results.append(result)
-                elif all(c.reading.action != reading.action for _, c in illegal):
-                    illegal.append((number, candidate))
+
+        def read(views, first: int = 0) -> None:
+            nonlocal maybe_unchanged
+            for number, view in enumerate(views, start=first):
+                if view == expected:
+                    maybe_unchanged = maybe_unchanged or first == 0  # vision's own other reading, not our guess
+                    continue
+                for reading in self.state.interpret(view):
+                    candidate = Candidate(reading, view)
+                    if reading.verdict.legal:
+                        # readings that end in the same state are one answer (a card dropped where a throw
+                        # would also land it): the players need not choose between them
+                        if all(c.reading.action != reading.action for c in legal):
+                            result = self.state.apply(reading.action)
+                            if result not in results:
+                                legal.append(candidate)
+                                results.append(result)
+                    elif all(c.reading.action != reading.action for _, c in illegal):
+                        illegal.append((number, candidate))
+
+        read(seen.alternatives())
+        if not legal and not maybe_unchanged:
+            # a doubtful sighting may be no thing at all (a shadow read as a token): with nothing
+            # legal read, try the doubtful places as the state expects them (readings that are
+            # never the main one, so at worst a question)
+            read(_as_expected_where_unsure(seen, expected), first=1)
         if len(legal) == 1:
             return "action", tuple(legal), ""
         if legal:
@@ -395,6 +407,16 @@ class _Writer:
 def _reading_json(reading: Reading) -> dict:
     return {"action": reading.action.to_json(), "notation": str(reading.action),
             "verdict": reading.verdict.to_json()}
+
+
+def _as_expected_where_unsure(seen: SeenView, expected: View):
+    """The views where a place the camera is unsure of shows what ``expected`` has there instead
+    (one place at a time, then all of them), for readings of the rest of the table."""
+    unsure = [place for place in seen.uncertain if seen.view.get(place) != expected.get(place)]
+    for place in unsure:
+        yield View({**seen.view, place: expected.get(place)})
+    if len(unsure) > 1:
+        yield View({**seen.view, **{place: expected.get(place) for place in unsure}})
 
 
 def _settled(seen: SeenView, chosen: View) -> SeenView:

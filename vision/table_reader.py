@@ -25,7 +25,7 @@ from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
-from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen
+from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, index_centre_mm
 
 SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
 
@@ -68,6 +68,7 @@ class TableReader:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()
         seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]
+        seen = [c for c in seen if index_sized(c, track.calibration)]
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
         placed = self._with_backs(frame, track.calibration, [(c, s) for c, s in placed if card_sized(s)])
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
@@ -101,8 +102,12 @@ class TableReader:
 
 
 def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:
-    """A card seen in the picture, placed on the table."""
+    """A card seen in the picture, placed on the table. A card seen by one index only (the other
+    covered, as in a fan of cards) whose outline came out smaller than a card is laid out from that
+    index on the table instead (:func:`_from_index`); one larger than a card stays so, and is no card."""
     corners = calibration.to_table(np.array(card.polygon, np.float64))
+    if card.id != BACK and len(card.indices) == 1 and _undersized(corners):
+        corners = _from_index(card, corners, calibration)
     centre = corners.mean(axis=0)
     top = corners[1] - corners[0]
     angle = math.degrees(math.atan2(top[1], top[0]))
@@ -114,6 +119,56 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
         tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
 
 
+def _name(card: CardSeen) -> str:
+    """The card's name, or its likeliest one when the recogniser could not tell (for its geometry)."""
+    return card.id or (card.alternatives[0][0] if card.alternatives else "")
+
+
+def _from_index(card: CardSeen, corners: np.ndarray, calibration: TableCalibration) -> np.ndarray:
+    """The outline of a card known by one index: a real card's outline on the table, the index at
+    its place on the face, turned as the recogniser's outline (``corners``, in mm) is.
+
+    The recogniser sizes a card seen by one index by that index's size in pixels, which a
+    neighbour's edge or a slanted view easily shrinks or swells by a third; the index's place on
+    the table, through the calibration, is exact to a millimetre or two, and the card's size is
+    known. So the centre is put the known distance from the index, in the direction the
+    recogniser's outline gives."""
+    x0, y0, x1, y1 = card.indices[0]
+    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
+    towards = corners.mean(axis=0) - index
+    if float(np.linalg.norm(towards)) < 1.0:
+        return corners
+    w, h = CARD_MM
+    at = index_centre_mm(_name(card))
+    on_face = np.array([w / 2 - at[0], h / 2 - at[1]])  # from the index's middle to the card's, upright
+    turn = math.atan2(towards[1], towards[0]) - math.atan2(on_face[1], on_face[0])
+    centre = index + towards / np.linalg.norm(towards) * np.linalg.norm(on_face)
+    ex, ey = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
+    return np.array([centre + sx * w / 2 * ex + sy * h / 2 * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+
+
+# How large a printed index may look on the table, as a share of its real length: an index box is
+# the detector's upright box round an index at any turn (measured on the rendered demo tables: 0.76
+# to 1.46 of the index's length for the 148 true indices; the false finds on pips, court pictures
+# and markers from 1.54 up, with two of an index's size).
+INDEX_SIZE = (0.6, 1.5)
+
+
+def index_sized(card: CardSeen, calibration: TableCalibration) -> bool:
+    """Whether a face-up card was named from at least one mark of an index's size on the table (a
+    card seen by one index rests on it alone; a card with two has its outline checked too)."""
+    if not card.indices:
+        return True
+    at = index_centre_mm(_name(card))
+    length = 2 * at[1] - 4.0  # an index starts 2 mm from the face's edge and runs as far past its middle
+    for x0, y0, x1, y1 in card.indices:
+        q = calibration.to_table(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+        side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
+        if INDEX_SIZE[0] <= side / length <= INDEX_SIZE[1]:
+            return True
+    return False
+
+
 # How far a sighting's outline on the table may differ from a real card's size: the outline is
 # estimated from the index (its size and the card's turn), which is good to a few millimetres; a
 # find several times that size is a marker, a group of pips or a bad pairing of two indices.
@@ -123,10 +178,25 @@ SIZE_TOLERANCE = 0.3
 def card_sized(sighting: CardSighting) -> bool:
     """Whether a sighting's outline on the table is the size of a card. A face-down card's box is
     the upright bounding box of a card at any turn, so it may be as large as the card's diagonal."""
-    corners = np.array(sighting.corners_mm, np.float64)
-    sides = sorted(float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(2))
+    return _card_sized(np.array(sighting.corners_mm, np.float64), sighting.face_up)
+
+
+def _sides(corners: np.ndarray) -> list[float]:
+    """The short and the long side of an outline."""
+    return sorted(float(np.linalg.norm(corners[(i + 1) % 4] - corners[i])) for i in range(2))
+
+
+def _undersized(corners: np.ndarray) -> bool:
+    """Whether a face-up outline falls short of a card's size (and is nowhere larger)."""
+    sides, card = _sides(corners), CARD_MM
+    return any(s < c * (1 - SIZE_TOLERANCE) for s, c in zip(sides, card)) and \
+        all(s <= c * (1 + SIZE_TOLERANCE) for s, c in zip(sides, card))
+
+
+def _card_sized(corners: np.ndarray, face_up: bool) -> bool:
+    sides = _sides(corners)
     short, long = CARD_MM
-    if sighting.face_up:
+    if face_up:
         return abs(sides[0] / short - 1) <= SIZE_TOLERANCE and abs(sides[1] / long - 1) <= SIZE_TOLERANCE
     return short * (1 - SIZE_TOLERANCE) <= sides[0] and sides[1] <= math.hypot(short, long) * (1 + SIZE_TOLERANCE)
 
@@ -174,12 +244,7 @@ class GamePieces:
         if self.game not in GAME_PIECES:
             return (), (), ()
         if self._reader is None or _moved(calibration, self._calibration, self.layout):
-            from vision.pieces import PieceReader
-
-            dice, pyramids = GAME_PIECES[self.game]
-            ox, oy = self.layout.origin_on_paper
-            area = (-ox, -oy, *self.layout.paper_mm)
-            reader = PieceReader(calibration, area_mm=area, dice_in_play=dice, pyramids_in_play=pyramids)
+            reader = self.bare_reader(calibration)
             from vision.pieces import TokenError
 
             self.problems.clear()
@@ -196,6 +261,18 @@ class GamePieces:
             self._reader, self._calibration = reader, calibration
         reading = self._reader.read(frame)
         return reading.pyramids, reading.dice, reading.tokens
+
+    def bare_reader(self, calibration: TableCalibration):
+        """The game's :class:`vision.pieces.PieceReader` for ``calibration``, before any token or colour is
+        registered: anything that registers pieces for this step should read with one of these."""
+        from vision.pieces import PieceReader
+        from vision.pieces.reader import markers_print_mm
+
+        dice, pyramids = GAME_PIECES[self.game]
+        # pieces are read wherever the camera sees the table (the players' supplies lie beside the mat, off its
+        # paper); the mat's markers are print, not pieces
+        return PieceReader(calibration, dice_in_play=dice, pyramids_in_play=pyramids,
+                           flat_print_mm=markers_print_mm(self.layout))
 
 
 def _moved(a: TableCalibration, b: TableCalibration | None, layout: MatLayout, px: float = 2.0) -> bool:

@@ -222,8 +222,10 @@ def _check_alone(game: str, layout: MatLayout, calibration: TableCalibration, im
         second.register_token(without, label, shape, radius_mm, height_mm)
     except TokenError:
         return x, y  # nothing else of its shape: it stood alone
-    if not second.read(without).tokens:
-        return x, y  # something of about its outline, but not where the game is played (the wood beyond the mat)
+    ox, oy = layout.origin_on_paper
+    pw, ph = layout.paper_mm
+    if not any(-ox <= t.center_mm[0] <= pw - ox and -oy <= t.center_mm[1] <= ph - oy for t in second.read(without).tokens):
+        return x, y  # something of about its outline, but not on the mat where the game is played (the wood beyond)
     raise TokenError(f"token {label!r}: more than one {shape} stands in view; leave only {label}'s token "
                      "on the table and press again")
 
@@ -258,11 +260,8 @@ def _register_others(reader: PieceReader, pieces: RegisteredPieces, label: str) 
 
 
 def _reader(game: str, layout: MatLayout, calibration: TableCalibration) -> PieceReader:
-    """A pieces reader for ``game`` as its camera runner builds one (vision.table_reader.GamePieces)."""
-    dice, pyramids = GAME_PIECES[game]
-    ox, oy = layout.origin_on_paper
-    return PieceReader(calibration, area_mm=(-ox, -oy, *layout.paper_mm), dice_in_play=dice,
-                       pyramids_in_play=pyramids)
+    """A pieces reader for ``game`` as its camera runner builds one, before anything is registered."""
+    return GamePieces(game, layout).bare_reader(calibration)
 
 
 def _picture(jpeg: bytes | None) -> np.ndarray:

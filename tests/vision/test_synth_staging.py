@@ -18,6 +18,7 @@ import pytest
 from referee import games, layouts, playthrough
 from vision.synth.render import render
 from vision.synth.snapshot import expected_snapshot
+from vision.synth.scene import CARD_MM
 from vision.synth.staging import Stager, stage
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -121,3 +122,36 @@ def test_staging_refuses_what_it_cannot_lay_out():
             name, title = "chess", "Chess"
     with pytest.raises(ValueError, match="no staging for Chess: staging knows pouches, mongoose, deck-town, pungo"):
         Stager(Chess(), [])
+
+
+def test_every_card_of_a_pouch_shows_its_top_left_index():
+    # laid as careful players lay the cards they keep: whichever side of the heap a seat is on
+    for name in ("02-fight-bury-1.9.txt", "01-spade-climb-1.9.txt"):
+        game, states = _states(ROOT / "tests/referee/pouches/playthroughs" / name)
+        stager = Stager(game, states, seed=2)
+        grid = stager.placer.grid
+        shown = 0
+        for state in states:
+            cards = stager.table(state).cards
+            for i, card in enumerate(cards):
+                if any(abs(card.x - grid.at(cell)[0]) < 20 and abs(card.y - grid.at(cell)[1]) < 20
+                       for cell in state.heap):
+                    continue  # a heap card: piles lie apart
+                index = _on_card(card, 6.5, 11.5)  # the printed index's middle, from the face's top-left corner
+                assert not any(_covers(later, index) for later in cards[i + 1:]), (name, card.id, state.view())
+                shown += 1
+        assert shown > 20
+
+
+def _on_card(card, u: float, v: float) -> tuple[float, float]:
+    a = np.radians(card.angle)
+    du, dv = u - CARD_MM[0] / 2, v - CARD_MM[1] / 2
+    return card.x + du * np.cos(a) - dv * np.sin(a), card.y + du * np.sin(a) + dv * np.cos(a)
+
+
+def _covers(card, point, margin_mm: float = 6.0) -> bool:
+    """Whether ``card`` lies over ``point`` or within ``margin_mm`` of it (an index needs room round it)."""
+    a = np.radians(card.angle)
+    dx, dy = point[0] - card.x, point[1] - card.y
+    u, v = dx * np.cos(a) + dy * np.sin(a), -dx * np.sin(a) + dy * np.cos(a)
+    return abs(u) < CARD_MM[0] / 2 + margin_mm and abs(v) < CARD_MM[1] / 2 + margin_mm

@@ -97,7 +97,9 @@ def _match(faces: np.ndarray) -> np.ndarray:
     norm = np.linalg.norm(f, axis=1, keepdims=True)
     f = f / np.maximum(norm, 1e-3 * f.shape[1])
     values, patterns = _pattern_matrix()
-    corr = f @ patterns.T
+    # OpenCV's product, not numpy's: a product this small gains nothing from BLAS threads, which on a busy
+    # machine wait for cores and cost ten times the work
+    corr = cv2.gemm(f, patterns, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
     out = np.full((len(faces), 6), -1.0, np.float32)
     for k, v in enumerate(values):
         out[:, v - 1] = np.maximum(out[:, v - 1], corr[:, k])
@@ -169,13 +171,15 @@ def pip_groups(grey: np.ndarray, camera: TableCamera) -> list[np.ndarray]:
         return []
     table = camera.to_plane(np.array(pips), 16.0)
     # pips of one die lie within an edge or so of each other: group them, keep groups of two or more
-    groups: list[list[int]] = []
+    # (each spot joins the first group it comes within 13 mm of, in the order the groups were started)
+    group_of = np.empty(len(table), np.int64)
+    started = 0
     for i, p in enumerate(table):
-        for g in groups:
-            if min(np.linalg.norm(table[j] - p) for j in g) < 13.0:
-                g.append(i)
-                break
+        close = group_of[:i][np.hypot(*(table[:i] - p).T) < 13.0]
+        if len(close):
+            group_of[i] = close.min()
         else:
-            groups.append([i])
+            group_of[i], started = started, started + 1
+    groups = [np.flatnonzero(group_of == g) for g in range(started)]
     # a die shows at most 6 + 5 + 4 pips over a few centimetres; print (a mat's small text) is more, or spread wider
     return [table[g] for g in groups if 2 <= len(g) <= 15 and np.ptp(table[g], axis=0).max() < 30.0]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -27,11 +28,11 @@ class Blob:
     box: tuple[int, int, int, int]
     mask: np.ndarray  # uint8 0/1 over the box
 
-    @property
+    @cached_property
     def area(self) -> int:
         return int(self.mask.sum())
 
-    @property
+    @cached_property  # a blob is fitted a dozen times: its centroid once
     def centroid(self) -> np.ndarray:
         m = cv2.moments(self.mask, binaryImage=True)
         return np.array([m["m10"] / max(m["m00"], 1), m["m01"] / max(m["m00"], 1)]) + self.box[:2]
@@ -65,6 +66,29 @@ def fit_outline(blob: Blob, camera: TableCamera, points: Points, turns=TURNS, st
     return Fit(float(x), float(y), angle, _iou(blob, pixels), pixels)
 
 
+def fit_turning(blob: Blob, camera: TableCamera, points: Points, turns, fine_deg: float = 15.0) -> Fit:
+    """As :func:`fit_outline`, for a solid whose outline's middle moves with its turn (a pyramid lying on
+    its side, its tip one way): each turn is placed on the blob's centroid on its own, then the best turn
+    is searched again in steps of a sixth of ``fine_deg`` round it."""
+    start = camera.to_table(blob.centroid.reshape(1, 2))[0]
+    J = _jacobian(camera, *start)
+
+    def placed(angle: float) -> Fit:
+        x, y = start
+        for _ in range(2):
+            hull = cv2.convexHull(camera.project(points(x, y, angle)).astype(np.float32)).reshape(-1, 2)
+            m = cv2.moments(hull)
+            if m["m00"] <= 0:
+                break
+            x, y = np.array([x, y]) + np.linalg.solve(J, blob.centroid - (m["m10"] / m["m00"], m["m01"] / m["m00"]))
+        pixels = camera.project(points(x, y, angle))
+        return Fit(float(x), float(y), angle % 360, _iou(blob, pixels), pixels)
+
+    best = max((placed(a) for a in turns), key=lambda f: f.iou)
+    fine = [best.angle + d for d in np.linspace(-fine_deg / 2, fine_deg / 2, 7) if d]
+    return max([best, *(placed(a) for a in fine)], key=lambda f: f.iou)
+
+
 def _jacobian(camera: TableCamera, x: float, y: float) -> np.ndarray:
     p = camera.image_points(np.array([[x, y], [x + 1, y], [x, y + 1]]))
     return np.column_stack([p[1] - p[0], p[2] - p[0]])
@@ -78,8 +102,6 @@ def _iou(blob: Blob, pixels: np.ndarray) -> float:
     if box[2] - box[0] > 4000 or box[3] - box[1] > 4000:
         return 0.0
     outline = outline_mask(pixels, box)
-    seen = np.zeros_like(outline)
-    seen[y0 - box[1]:y1 - box[1], x0 - box[0]:x1 - box[0]] = blob.mask
-    inter = np.count_nonzero(outline & seen)
-    union = np.count_nonzero(outline | seen)
+    inter = np.count_nonzero(outline[y0 - box[1]:y1 - box[1], x0 - box[0]:x1 - box[0]] & blob.mask)
+    union = np.count_nonzero(outline) + np.count_nonzero(blob.mask) - inter
     return inter / union if union else 0.0

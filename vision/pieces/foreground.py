@@ -14,6 +14,9 @@ import cv2
 import numpy as np
 
 CHROMA_BAR = 12.0  # a Lab (a, b) distance that sets a coloured part apart from the table (and from another part)
+# a blob over this many times (a large pyramid's height in pixels) squared, two large bases, may be a pack
+PACK_AREA = 0.6
+PACKED_ALIKE = 20.0  # Lab distance (lightness counted half) within which a pixel has its neighbour pieces' colour
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
 
 
@@ -31,40 +34,42 @@ class Foreground:
         small = cv2.resize(lab, (image.shape[1] // SHRINK, image.shape[0] // SHRINK), interpolation=cv2.INTER_AREA)
         k = int(np.clip(1.5 * piece_px / SHRINK, 5, 121)) | 1
         small_bg = cv2.medianBlur(small, k)
-        background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
-        # a shadow dims the table but keeps its chromaticity (the share of blue, green and red)
-        bgr_bg = cv2.cvtColor(background, cv2.COLOR_LAB2BGR).astype(np.float32) + 4
-        bgr = image.astype(np.float32) + 4
-        total, total_bg = bgr.sum(axis=2), bgr_bg.sum(axis=2)
-        chroma = np.abs(bgr / total[..., None] - bgr_bg / total_bg[..., None]).sum(axis=2)
-        ratio = total / total_bg
-        diff = lab.astype(np.int16) - background.astype(np.int16)
-        score = np.abs(diff[..., 0]) + 1.5 * (np.abs(diff[..., 1]) + np.abs(diff[..., 2]))
-        shadow = (ratio > 0.45) & (ratio < 1.0) & (chroma < 0.06)
-        # a patterned table (knit, wood grain) differs from its own median everywhere: raise the bar there
-        score8 = np.clip(np.where(shadow, 0, score), 0, 255).astype(np.uint8)
-        small_score = cv2.resize(score8, small.shape[1::-1], interpolation=cv2.INTER_AREA)
-        texture = cv2.resize(cv2.medianBlur(small_score, k), score8.shape[1::-1], interpolation=cv2.INTER_LINEAR)
-        bar = threshold + 2.0 * texture.astype(np.float32)
-        # nothing on a table gets brighter in a shadow: a lit die or white plastic needs less of a difference
-        lit = (ratio > 1.06) & (score > 0.5 * bar)
-        mask = ((((score > bar) & ~shadow) | lit) * 255).astype(np.uint8)
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
-        # a piece is solid; a card's white border or a mat's line is a thin band: open away what is thinner than
-        # half the smallest pyramid's base
-        thin = max(3, int(piece_px * 0.5 * 14.3 / 44.5)) | 1
-        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin)))
-        # a blob's holes (a die's pips, a pyramid's dark pips) belong to it
-        # (only holes smaller than a piece: a ring of card borders round a heap is not a piece)
-        contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
-        if hierarchy is not None:
-            holes = [c for c, h in zip(contours, hierarchy[0])
-                     if h[3] >= 0 and cv2.contourArea(c) < (0.5 * piece_px) ** 2]
-            cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+        mask, small_score = _stand_out(image, lab, small_bg, k, piece_px, threshold)
         bright = small_bg.reshape(-1, 3)
         top = bright[bright[:, 0] >= np.percentile(bright[:, 0], 90)]
-        return cls(lab, background, mask, top.mean(axis=0).astype(np.float32))
+        packed, small_bg = _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, threshold)
+        background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
+        return cls(lab, background, mask | packed, top.mean(axis=0).astype(np.float32))
+
+    def packed_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
+        """The pieces of a blob of pieces packed close (a supply), as (box, mask) like the blob: each piece
+        stands out from the table more than the narrow gaps between it and its neighbours, so the blob is
+        cut where it stands out least (Otsu's split of its difference from the table), and each part that
+        remains grows back to the blob's edge. One part or none: the blob is no pack of pieces. (A lone piece's
+        blob can come apart too, along its shading: this is only for blobs no piece fits whole.)"""
+        x0, y0, x1, y1 = box
+        d = self.lab[y0:y1, x0:x1].astype(np.float32) - self.background[y0:y1, x0:x1].astype(np.float32)
+        score = np.clip(np.abs(d[..., 0]) + 1.5 * (np.abs(d[..., 1]) + np.abs(d[..., 2])), 0, 255).astype(np.uint8)
+        inside = blob_mask > 0
+        if inside.sum() < 2 * min_area:
+            return []
+        bar, _ = cv2.threshold(score[inside].reshape(-1, 1), 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)
+        cores = cv2.erode(((score > bar) & inside).astype(np.uint8), np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(cores, connectivity=4)
+        if n <= 2:
+            return []
+        # every pixel of the blob goes to the core it reaches first, climbing down the difference (watershed)
+        markers = labels.astype(np.int32)
+        markers[~inside] = -1
+        grown = cv2.watershed(cv2.cvtColor(255 - score, cv2.COLOR_GRAY2BGR), markers.copy())
+        parts = []
+        for i in range(1, n):
+            part = ((grown == i) & inside).astype(np.uint8)
+            if stats[i, cv2.CC_STAT_AREA] >= 2 and part.sum() >= min_area:
+                ys, xs = np.nonzero(part)
+                px0, py0, px1, py1 = xs.min(), ys.min(), xs.max() + 1, ys.max() + 1
+                parts.append(((x0 + int(px0), y0 + int(py0), x0 + int(px1), y0 + int(py1)), part[py0:py1, px0:px1]))
+        return parts
 
     def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
         """The parts of a blob (``blob_mask`` 0/1 over ``box``) whose hue stands out from the table's: a
@@ -93,3 +98,103 @@ class Foreground:
                  if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
         return [parts[k] for k in alone]
 
+
+
+def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, threshold):
+    """Pieces packed close (a supply of pyramids) that the median took for the table: a 0/255 mask, and the
+    background (``small_bg`` with the table filled in under them).
+
+    Where pieces fill more than half the median's window, the median takes their colour and only a
+    ring of them stands out. Under what stood out and inside the ring (what closing it over a piece
+    and a half fills), the table is estimated again by filling it in from the table around. A pixel
+    inside the ring is a piece when it stands out from that table *and* has the colour of the
+    pieces that stood out beside it. Round a lone piece the closing adds nothing, and the colour
+    condition keeps card art (which stands out from a table filled in from the card's border) to
+    the patches already found."""
+    h, w = small.shape[:2]
+    found = (cv2.resize(mask, (w, h), interpolation=cv2.INTER_AREA) > 127).astype(np.uint8)
+    if not found.any():
+        return np.zeros_like(mask), small_bg
+    grow = max(3, int(piece_px / SHRINK)) | 1
+    # the ring's inside: what closing the found pixels over a piece and a half adds (nothing round a lone piece)
+    wide = int(1.5 * grow) | 1
+    enclosed = cv2.morphologyEx(found, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+    if np.count_nonzero(enclosed > found) < (grow // 2) ** 2:  # no ring with room for a piece inside: the usual case
+        return np.zeros_like(mask), small_bg
+    covered = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))) | enclosed
+    table = cv2.inpaint(small_bg, covered, 3, cv2.INPAINT_TELEA)
+    texture = cv2.inpaint(small_score, covered, 3, cv2.INPAINT_TELEA)
+    again, _ = _stand_out(image, lab, table, k, piece_px, threshold, texture)
+    # the colour of what stood out nearby: a mean over the found pixels only
+    weight = cv2.blur(found.astype(np.float32), (grow, grow))
+    colour = cv2.blur(small.astype(np.float32) * found[..., None], (grow, grow)) / np.maximum(weight, 1e-3)[..., None]
+    # it was missed because the median took the pieces' colour there: the median too has that colour
+    d = small_bg.astype(np.float32) - colour
+    taken = (np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < PACKED_ALIKE).astype(np.uint8)
+    colour = cv2.resize(colour, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - colour
+    alike = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < PACKED_ALIKE
+    alike &= cv2.resize(taken, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    near = cv2.resize(enclosed, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
+    packed = np.where(near & alike, again, 0).astype(np.uint8)
+    # what is added never joins two things that stood out apart (a row of pieces, each its own blob): it is
+    # cut where the nearest of them changes
+    _, nearest = cv2.distanceTransformWithLabels(np.where(mask > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
+                                                 labelType=cv2.DIST_LABEL_CCOMP)
+    nearest = nearest.astype(np.float32)
+    square = np.ones((3, 3), np.uint8)
+    packed[(cv2.dilate(nearest, square) != cv2.erode(nearest, square)) & (mask == 0)] = 0
+    # only where it makes a blob of more than two large pyramids: a lone piece's blob is left as it was
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask | packed, connectivity=8)
+    big = stats[:, cv2.CC_STAT_AREA] > PACK_AREA * piece_px ** 2
+    big[0] = False
+    packed[~big[labels]] = 0
+    # the table under pieces found this way is the filled-in one (the median there has the pieces' colour)
+    under = cv2.resize(packed, (w, h), interpolation=cv2.INTER_AREA) > 0
+    return packed, np.where(under[..., None], table, small_bg)
+
+
+_SUM = np.ones((1, 3), np.float32)
+_SCORE = np.array([[1.0, 1.5, 1.5]], np.float32)  # |dL| + 1.5 (|da| + |db|)
+
+
+def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int, piece_px: float,
+               threshold: float, small_texture: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """The 0/255 mask of pixels of ``image`` (BGR; ``lab`` its Lab) that stand out from the background
+    ``small_bg`` (Lab, SHRINK times smaller): not a shadow, above the table's own texture, solid. Also the
+    difference score, SHRINK times smaller, from which the texture is measured (``small_texture``: a
+    texture score to use instead)."""
+    background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
+    # a shadow dims the table but keeps its chromaticity (the share of blue, green and red)
+    # (sums over the three channels by cv2.transform: numpy's sum over a last axis of 3 is slow)
+    bgr_bg = cv2.cvtColor(background, cv2.COLOR_LAB2BGR).astype(np.float32) + 4
+    bgr = image.astype(np.float32) + 4
+    total, total_bg = cv2.transform(bgr, _SUM), cv2.transform(bgr_bg, _SUM)
+    share = bgr / total[..., None] - bgr_bg / total_bg[..., None]
+    chroma = cv2.transform(np.abs(share), _SUM)
+    ratio = total / total_bg
+    score = cv2.transform(cv2.absdiff(lab, background).astype(np.float32), _SCORE)
+    shadow = (ratio > 0.45) & (ratio < 1.0) & (chroma < 0.06)
+    # a patterned table (knit, wood grain) differs from its own median everywhere: raise the bar there
+    score8 = np.clip(np.where(shadow, 0, score), 0, 255).astype(np.uint8)
+    small_score = cv2.resize(score8, small_bg.shape[1::-1], interpolation=cv2.INTER_AREA)
+    source = small_score if small_texture is None else small_texture
+    texture = cv2.resize(cv2.medianBlur(source, k), score8.shape[1::-1], interpolation=cv2.INTER_LINEAR)
+    bar = threshold + 2.0 * texture.astype(np.float32)
+    # nothing on a table gets brighter in a shadow: a lit die or white plastic needs less of a difference
+    lit = (ratio > 1.06) & (score > 0.5 * bar)
+    mask = ((((score > bar) & ~shadow) | lit) * 255).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    # a piece is solid; a card's white border or a mat's line is a thin band: open away what is thinner than
+    # half the smallest pyramid's base
+    thin = max(3, int(piece_px * 0.5 * 14.3 / 44.5)) | 1
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (thin, thin)))
+    # a blob's holes (a die's pips, a pyramid's dark pips) belong to it
+    # (only holes smaller than a piece: a ring of card borders round a heap is not a piece)
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hierarchy is not None:
+        holes = [c for c, h in zip(contours, hierarchy[0])
+                 if h[3] >= 0 and cv2.contourArea(c) < (0.5 * piece_px) ** 2]
+        cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
+    return mask, small_score

@@ -12,7 +12,8 @@ import time
 from dataclasses import dataclass, field
 
 from referee.pyramids import Stack
-from vision.pieces.reader import PieceReader
+from calibration.mats import mat_layout
+from vision.pieces.reader import PieceReader, markers_print_mm
 from vision.pieces.tokens import TokenRegistry
 from vision.pieces.trials import calibration_of, match
 from vision.synth.render import render
@@ -71,12 +72,16 @@ def _named(tally: Tally, seed: int, kind: str, pairs, name) -> tuple[int, int, i
 
 def measure(scenes, registry_of=None, tally: Tally | None = None) -> Tally:
     """Read each (seed, scene) and count; ``registry_of(scene)`` gives the token registry to use. The reader is
-    told what the game has, as the live pipeline tells it: how many dice, whether pyramids are in play."""
+    told what the game has, as the live pipeline tells it: how many dice, whether pyramids are in play, where
+    the mat's markers are."""
     tally = tally or Tally()
     for seed, scene in scenes:
         rendering = render(scene)
+        mat = scene.mat
+        markers = markers_print_mm(mat_layout(mat.game, mat.paper, mat.option_values())) if mat is not None else []
         reader = PieceReader(calibration_of(scene), tokens=registry_of(scene) if registry_of else TokenRegistry(),
-                             dice_in_play=len(scene.dice), pyramids_in_play=bool(scene.pyramids))
+                             dice_in_play=len(scene.dice), pyramids_in_play=bool(scene.pyramids),
+                             flat_print_mm=markers)
         started, cpu = time.perf_counter(), time.process_time()
         reading = reader.read(rendering.image)
         tally.seconds.append(time.perf_counter() - started)

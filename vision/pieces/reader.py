@@ -8,11 +8,15 @@ and where its base is. Then the kind's own reader names it: colour bands for a p
 which also finds a die the foreground missed by its pips), the registry for a token
 (:mod:`vision.pieces.tokens`). A blob no piece fits well is split into its coloured parts
 (:meth:`Foreground.colour_parts`: a red token that merged with a black marker beside it), and each
-part is read alone; what still fits nothing is left out: a card's print, a shadow. When the game has
-fewer dice than were found, the best matching faces are its dice and the other candidates are read
-again as pyramids (a pyramid's printed pips can look like a face).
+part is read alone; in a game with pyramids, a blob that still yields nothing is cut at the gaps between
+packed pieces (:meth:`Foreground.packed_parts`: a supply of pyramids beside the board), and each part
+that an outline covers well is read; what still fits nothing is left out: a card's print, a shadow.
+When the game has fewer dice than were found, the best matching faces are its dice and the other
+candidates are read again as pyramids (a pyramid's printed pips can look like a face). Where the
+game's variant lays pyramids on their sides, a blob no standing pyramid fits well is also fitted
+with a lying one, every way round, which gives its ``pointing_deg``.
 
-    reader = PieceReader(calibration, tokens=registry, dice_in_play=1, area_mm=play_area)
+    reader = PieceReader(calibration, tokens=registry, dice_in_play=1, flat_print_mm=markers_print_mm(mat))
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
 """
 
@@ -28,18 +32,23 @@ from referee.pyramids import Size
 from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces import dice
-from vision.pieces.fitting import Blob, Fit, fit_outline
+from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import Foreground
 from vision.pieces.joins import join_strength
 from vision.pieces.palette import NEIGHBOURS, Palette
-from vision.pieces.solids import cube_points, cylinder_points, outline_mask, pyramid_points
-from vision.pieces.stacks import read_stack
+from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
+from vision.pieces.stacks import read_lying, read_stack
 from vision.pieces import tokens as tokens_module
 from vision.pieces.tokens import TokenRegistry, TokenSignature
 
 DIE_EDGES_MM = (12.0, 14.0, 16.0, 18.0)
 SHRINK = 2  # the frame is halved before looking for pieces: they stay 10+ pixels across, and it is 4x cheaper
 MIN_IOU = 0.55  # a worse fit is not a piece
+PART_IOU = 0.65  # the same for a part cut from a pack of pieces, stricter: card print comes apart into parts too
+HOPELESS = 0.35  # a solid whose outline's area is less than this share of the blob's, or the other way, is not fitted
+LYING_GATE = 0.8  # a blob a standing pyramid fits worse than this may be one lying on its side (set by hand)
+LYING_MARGIN = 0.08  # by how much more of its blob a lying pyramid must cover than a standing one (set by hand)
+LYING_TURNS = tuple(float(a) for a in range(0, 360, 15))
 MAX_PIP_STARTS = 2  # a die found by its pips is also looked for round this many of its pips
 MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
 # a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
@@ -66,16 +75,37 @@ def token_points(sig: TokenSignature):
     return pawn
 
 
+def _one_each(tokens) -> tuple:
+    """One sighting per registered token, the surest: each is one object, so a second reading of it
+    is something else that looks like it (a card's corner, a shadow)."""
+    surest = {}
+    for token in tokens:
+        if token.label not in surest or token.confidence > surest[token.label].confidence:
+            surest[token.label] = token
+    return tuple(t for t in tokens if surest[t.label] is t)
+
+
+def markers_print_mm(layout, margin_mm: float = 2.0) -> list[np.ndarray]:
+    """The squares of a mat's markers (a :class:`calibration.mats.MatLayout`), ``margin_mm`` wider for the
+    blur: print that lies flat, for ``PieceReader(flat_print_mm=...)``."""
+    grow = margin_mm * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64)
+    return [m.corners_mm() + grow for m in layout.markers]
+
+
 class PieceReader:
     """Reads pieces from frames of one camera; keeps the pose recovered from ``calibration``."""
 
     def __init__(self, calibration: TableCalibration, tokens: TokenRegistry | None = None,
                  palette: Palette | None = None, area_mm: tuple[float, float, float, float] | None = None,
-                 dice_in_play: int | None = None, pyramids_in_play: bool = True) -> None:
+                 dice_in_play: int | None = None, pyramids_in_play: bool = True,
+                 flat_print_mm: list[np.ndarray] | tuple = (), lying_in_play: bool = False) -> None:
         """``dice_in_play``: how many dice the game has (Pungo 1, Pouches 0), None when unknown: the best
         matching that many are reported, and with 0 none is looked for (a card's printed pips can look like a
         die's face). ``pyramids_in_play``: False where the game has none (pyramids registered as tokens are
-        still read)."""
+        still read). ``flat_print_mm``: polygons (table mm, N x 2) of print known to lie flat there, such as
+        the mat's markers: black and white squares that stand out like a pack of dark pieces. ``lying_in_play``:
+        the game's variant lays pyramids on their sides to point (their ``pointing_deg`` is read); elsewhere a
+        lying outline is not tried, as it fits some standing pyramids with their shadows, and card print."""
         self.camera = TableCamera.from_calibration(calibration)
         self.view = self.camera.at_scale(1 / SHRINK)  # foreground and outlines work on a smaller copy
         self.tokens = tokens or TokenRegistry()
@@ -83,6 +113,8 @@ class PieceReader:
         self.area_mm = area_mm  # (x, y, width, height): pieces elsewhere (a mat's markers, the box) are ignored
         self.dice_in_play = dice_in_play
         self.pyramids_in_play = pyramids_in_play
+        self.flat_print_mm = [np.asarray(p, np.float64).reshape(-1, 2) for p in flat_print_mm]
+        self.lying_in_play = lying_in_play
 
     def read(self, image: np.ndarray) -> PiecesReading:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -94,19 +126,39 @@ class PieceReader:
         self._grey_frame = None
         small = cv2.resize(image, (w // SHRINK, h // SHRINK), interpolation=cv2.INTER_AREA)
         fg = Foreground.of(small, self._piece_px(small))
-        mask = fg.mask
+        keep = np.full_like(fg.mask, 255)  # where pieces are looked for
         if self.area_mm is not None:
             x, y, aw, ah = self.area_mm
             corners = np.array([[x, y], [x + aw, y], [x + aw, y + ah], [x, y + ah]] * 2, np.float64)
             tall = np.column_stack([corners, [0.0] * 4 + [-Size.LARGE.height_mm] * 4])  # pieces stand up from it
             poly = cv2.convexHull(self.view.project(tall).astype(np.float32))
-            keep = np.zeros_like(mask)
+            keep[:] = 0
             cv2.fillConvexPoly(keep, np.round(poly).astype(np.int32).reshape(-1, 2), 255)
-            mask = mask & keep
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        for polygon in self.flat_print_mm:
+            px = self.view.image_points(polygon)
+            cv2.fillPoly(keep, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], 0)
+        mask = fg.mask & keep
         out = PiecesReading([], [], [], [])
         self._die_candidates = []  # (pattern match, sighting, blob or None): the dice found, best kept at the end
-        tiny = self._tiny_area(small)
+        self._read_blobs(image, fg, mask, out)
+        self._tokens_by_colour(fg, out)
+        if self.dice_in_play != 0:
+            self._dice_by_pips(image, small, out)
+        if self.dice_in_play is not None and len(out.dice) > self.dice_in_play:
+            # the game's dice are the best matching candidates; a blob that lost (a pyramid whose printed pips
+            # looked like a face) is read again as whatever else it fits
+            ranked = sorted(self._die_candidates, key=lambda c: -c[0])
+            out.dice = [die for _, die, _ in ranked[:self.dice_in_play]]
+            for _, _, blob in ranked[self.dice_in_play:]:
+                if blob is not None:
+                    self._read_blob(image, fg, blob, out, may_be_die=False)
+        self._grey_frame = None
+        return PiecesReading(tuple(out.pyramids), tuple(out.dice), _one_each(out.tokens), out.bands)
+
+    def _read_blobs(self, image: np.ndarray, fg: Foreground, mask: np.ndarray, out: PiecesReading) -> None:
+        """Read every blob of ``mask`` (0/255 over the small frame) into ``out``."""
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        tiny = self._tiny_area(mask)
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
             if area < tiny:
@@ -122,19 +174,11 @@ class PieceReader:
                 if len(parts) > 1 or (parts and parts[0][1].sum() < 0.8 * blob.area):
                     for part in parts:
                         self._read_blob(image, fg, Blob(*part), out)
-        self._tokens_by_colour(fg, out)
-        if self.dice_in_play != 0:
-            self._dice_by_pips(image, small, out)
-        if self.dice_in_play is not None and len(out.dice) > self.dice_in_play:
-            # the game's dice are the best matching candidates; a blob that lost (a pyramid whose printed pips
-            # looked like a face) is read again as whatever else it fits
-            ranked = sorted(self._die_candidates, key=lambda c: -c[0])
-            out.dice = [die for _, die, _ in ranked[:self.dice_in_play]]
-            for _, _, blob in ranked[self.dice_in_play:]:
-                if blob is not None:
-                    self._read_blob(image, fg, blob, out, may_be_die=False)
-        self._grey_frame = None
-        return PiecesReading(tuple(out.pyramids), tuple(out.dice), tuple(out.tokens), out.bands)
+                if self.pyramids_in_play and len(out.pyramids) + len(out.dice) + len(out.tokens) == before:
+                    # still nothing: pyramids of one colour packed close (a supply) come apart at the gaps (the
+                    # games without pyramids have no supplies, and their card backs' print would come apart too)
+                    for part in fg.packed_parts(blob.box, blob.mask):
+                        self._read_blob(image, fg, Blob(*part), out, min_iou=PART_IOU)
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         if getattr(self, "_grey_frame", None) is None:
@@ -261,27 +305,45 @@ class PieceReader:
         px = self.view.project(points(at_mm[0], at_mm[1], 0.0))
         return float(cv2.contourArea(cv2.convexHull(px.astype(np.float32))))
 
-    def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading, may_be_die: bool = True) -> None:
+    def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading, may_be_die: bool = True,
+                   min_iou: float = MIN_IOU) -> None:
+        """Read one blob into ``out``: the piece whose outline fits it best, when it fits at least ``min_iou``."""
         at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
         largest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.LARGE))
         if not 0.35 * smallest <= blob.area <= 2.5 * largest:
             return
         fits: list[tuple[float, str, object, Fit]] = []
+
+        def fit(points, turns=TURNS, fitter=fit_outline) -> Fit:
+            # IoU is at most the ratio of the two areas: a solid far from the blob's size is not fitted at all
+            expected = self._expected_area(at, points)
+            if min(expected, blob.area) < HOPELESS * max(expected, blob.area):
+                return Fit(float(at[0]), float(at[1]), 0.0, 0.0, self.view.project(points(at[0], at[1], 0.0)))
+            return fitter(blob, self.view, points, turns)
+
         for size in Size:
-            f = fit_outline(blob, self.view, lambda x, y, a, s=size: pyramid_points(x, y, a, s))
+            f = fit(lambda x, y, a, s=size: pyramid_points(x, y, a, s))
             fits.append((f.iou, "pyramid", size, f))
-        for edge in DIE_EDGES_MM:
-            f = fit_outline(blob, self.view, lambda x, y, a, e=edge: cube_points(x, y, a, e))
-            fits.append((f.iou, "die", edge, f))
-            # a white die on a pale table may show only its lit top face: its sides look like shadow
-            f = fit_outline(blob, self.view, lambda x, y, a, e=edge: cube_points(x, y, a, e, top_only=True))
-            fits.append((f.iou, "die", edge, f))
+        if may_be_die and self.dice_in_play != 0:  # a die's fit decides nothing in a game without dice
+            for edge in DIE_EDGES_MM:
+                f = fit(lambda x, y, a, e=edge: cube_points(x, y, a, e))
+                fits.append((f.iou, "die", edge, f))
+                # a white die on a pale table may show only its lit top face: its sides look like shadow
+                f = fit(lambda x, y, a, e=edge: cube_points(x, y, a, e, top_only=True))
+                fits.append((f.iou, "die", edge, f))
         for sig in self.tokens.shaped():
-            f = fit_outline(blob, self.view, token_points(sig), turns=(0.0,))
+            f = fit(token_points(sig), turns=(0.0,))
             fits.append((f.iou, "token", sig, f))
+        standing = max(f[0] for f in fits if f[1] == "pyramid")
+        if self.lying_in_play and standing < LYING_GATE:
+            # a pyramid on its side: a long outline, its tip one way (so every turn round the circle)
+            for size in Size:
+                f = fit(lambda x, y, a, s=size: lying_pyramid_points(x, y, a, s), LYING_TURNS, fit_turning)
+                # a standing pyramid's outline with its shadow can look a little like one lying: a clear margin
+                fits.append((f.iou - LYING_MARGIN, "lying", size, f))
         fits.sort(key=lambda item: -item[0])
-        die_fit = next(f for f in fits if f[1] == "die")
+        die_fit = next((f for f in fits if f[1] == "die"), (0.0, "die", None, None))
         others = [f for f in fits if f[1] != "die"]
         if not (self.pyramids_in_play or any(s.shape == "pyramid" for s in self.tokens.signatures)):
             others = [f for f in others if f[1] != "pyramid"]
@@ -302,13 +364,15 @@ class PieceReader:
             if token is not None and token.confidence >= 0.5:
                 out.tokens.append(token)
                 return
-        if not others or others[0][0] < MIN_IOU:
+        if not others or others[0][0] < min_iou:
             return
         iou, kind, what, fit = others[0]
-        if kind == "pyramid":
+        if kind == "lying":
+            sizes = sorted((f[3].iou for f in fits if f[1] == "lying"), reverse=True)
+            out.pyramids.append(read_lying(fit, what, fg, self.palette, _size_confidence(sizes[0] - sizes[1], fit.iou)))
+        elif kind == "pyramid":
             sizes = sorted(((f[0], f[2]) for f in fits if f[1] == "pyramid"), reverse=True)
-            margin = sizes[0][0] - sizes[1][0]
-            size_conf = float(np.clip(0.5 + margin * 5, 0.5, 1.0)) * float(np.clip((iou - 0.4) / 0.3, 0, 1))
+            size_conf = _size_confidence(sizes[0][0] - sizes[1][0], iou)
             alts = [(s, round(float(v / max(sizes[0][0], 1e-6)) * 0.5, 4)) for v, s in sizes[1:2] if v > MIN_IOU]
             grey = self._grey(image)
             full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
@@ -326,6 +390,11 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
                 out.tokens.append(token)
+
+
+def _size_confidence(margin: float, iou: float) -> float:
+    """How sure a pyramid's size is: from how much better its outline fits than the next size's, and how well."""
+    return float(np.clip(0.5 + margin * 5, 0.5, 1.0)) * float(np.clip((iou - 0.4) / 0.3, 0, 1))
 
 
 def _body_colour(fg: Foreground, fit: Fit) -> np.ndarray:

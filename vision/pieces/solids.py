@@ -34,6 +34,22 @@ def pyramid_points(x: float, y: float, angle_deg: float, size: Size, base_mm: fl
     return points
 
 
+def lying_pyramid_points(x: float, y: float, angle_deg: float, size: Size) -> np.ndarray:
+    """Corners of a pyramid lying on one face with its tip pointing along ``angle_deg``, (x, y) the middle
+    of the face on the table: that face's base edge across the tip's direction, the tip a slant height
+    further on, and the base square standing tilted over the edge (it is square to the pyramid's axis,
+    so its far edge is ``b * h / s`` up and ``b**2 / (2 s)`` towards the tip)."""
+    b, h = size.base_mm, size.height_mm
+    s = math.hypot(h, b / 2)
+    a = math.radians(angle_deg)
+    u = np.array([math.cos(a), math.sin(a), 0.0])  # towards the tip
+    v = np.array([-math.sin(a), math.cos(a), 0.0])
+    up = np.array([0.0, 0.0, -1.0])  # table frame: height is -z
+    edge = np.array([x, y, 0.0]) - u * s / 2
+    raised = edge + u * b * b / (2 * s) + up * b * h / s
+    return np.array([edge - v * b / 2, edge + v * b / 2, raised + v * b / 2, raised - v * b / 2, edge + u * s])
+
+
 def cube_points(x: float, y: float, angle_deg: float, edge_mm: float, top_only: bool = False) -> np.ndarray:
     """Corners of a cube standing on the table (or, ``top_only``, of its top face, clockwise in the table frame)."""
     a = math.radians(angle_deg)

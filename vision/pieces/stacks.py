@@ -71,6 +71,36 @@ def band_features(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground) -
     return features
 
 
+def outline_feature(outline_px: np.ndarray, fg: Foreground) -> np.ndarray | None:
+    """The colour feature (as a band's) of everything inside one outline: a pyramid lying on its side
+    shows one colour all over."""
+    h, w = fg.mask.shape
+    x0, y0 = np.maximum(np.floor(outline_px.min(axis=0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(outline_px.max(axis=0)).astype(int) + 2, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return None
+    m = outline_mask(outline_px, (int(x0), int(y0), int(x1), int(y1)))
+    inner = cv2.erode(m, np.ones((3, 3), np.uint8))
+    sel = (inner if inner.sum() >= 6 else m).astype(bool)
+    if sel.sum() < 3:
+        return None
+    patch, table = fg.lab[y0:y1, x0:x1][sel], fg.background[y0:y1, x0:x1][sel]
+    return np.concatenate([np.median(patch, axis=0), np.median(table, axis=0), fg.illuminant,
+                           [np.std(patch[:, 0])]]).astype(np.float32)
+
+
+def read_lying(fit: Fit, size: Size, fg: Foreground, palette: Palette, size_confidence: float) -> PyramidSighting:
+    """The sighting of a pyramid lying on its side, fitted with its tip along ``fit.angle``."""
+    feature = outline_feature(fit.outline_px, fg)
+    votes = palette.classify(feature) if feature is not None else []
+    colour, p = votes[0] if votes else (UNKNOWN, 0.2)
+    confidence = p * size_confidence
+    alternatives = tuple(Alternative(_label((Pyramid(c, size),)), round(q * size_confidence, 4)) for c, q in votes[1:3])
+    return PyramidSighting((Pyramid(colour, size),), (round(fit.x, 2), round(fit.y, 2)),
+                           round(float(min(confidence, 0.2) if colour == UNKNOWN else confidence), 4),
+                           round(float((fit.angle + 180) % 360 - 180), 2), alternatives)
+
+
 # Which bands each pyramid of a stack shows, for each stack a bottom size can carry: a group of
 # bands is one pyramid (A is the bottom band). The first group is the bottom pyramid.
 STRUCTURES = {

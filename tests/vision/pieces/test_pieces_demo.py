@@ -113,3 +113,78 @@ def test_the_demo_check_refuses_a_game_without_pieces(bad, capsys):
     with pytest.raises(SystemExit):
         main([bad])
     assert "not a demo game with pieces" in capsys.readouterr().err
+
+
+def _packed_supply():
+    """A grey table with nine red pieces packed 2 pixels apart in a 3x3 grid (a Deck Town supply seen from far:
+    each about 12 pixels across at the reader's half size, where a large pyramid stands 22 pixels tall)."""
+    import cv2
+
+    image = np.full((360, 640, 3), (170, 175, 180), np.uint8)
+    image = cv2.add(image, np.random.default_rng(0).integers(0, 4, image.shape, dtype=np.uint8))
+    squares = []
+    for r in range(3):
+        for c in range(3):
+            x, y = 300 + c * 14, 150 + r * 14
+            cv2.rectangle(image, (x, y), (x + 12, y + 12), (40, 40, 170), -1)
+            squares.append((x + 6, y + 6))
+    return image, squares
+
+
+def test_the_middle_of_a_packed_supply_stands_out():
+    image, _ = _packed_supply()
+    # the median alone takes the pack's middle for the table: none of the middle square stood out before
+    # 2026-11-22; now its rim does (about half of it: its inside is as far from the ring's colour as from the
+    # table's)
+    middle = Foreground.of(image, 22.0).mask[164:176, 314:326] > 0
+    assert middle.mean() > 0.3
+
+
+def test_a_pack_of_pieces_comes_apart_at_its_gaps():
+    import cv2
+
+    image, squares = _packed_supply()
+    lab = cv2.cvtColor(image, cv2.COLOR_BGR2LAB)
+    table = np.full_like(lab, cv2.cvtColor(image[:1, :1], cv2.COLOR_BGR2LAB)[0, 0])
+    # the pack as the foreground sees it: one blob, the 2-pixel gaps closed over
+    mask = (cv2.absdiff(lab, table).max(axis=2) > 20).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    fg = Foreground(lab, table, mask, np.array([230, 128, 128], np.float32))
+    x0, y0, w, h = cv2.boundingRect(mask)
+    parts = fg.packed_parts((x0, y0, x0 + w, y0 + h), (mask[y0:y0 + h, x0:x0 + w] > 0).astype(np.uint8))
+    centres = [((a + c) / 2, (b + d) / 2) for (a, b, c, d), _ in parts]
+    assert len(centres) == len(squares)  # each part is one square (its box's centre within a sixth of it)
+    assert all(min(math.dist(c, s) for c in centres) <= 2.0 for s in squares)
+
+
+def test_pieces_standing_apart_in_a_row_are_not_joined_into_one_blob():
+    import cv2
+
+    image = np.full((360, 640, 3), (170, 175, 180), np.uint8)
+    for k in range(6):  # a row of red pieces 8 pixels apart: each stands out on its own
+        cv2.rectangle(image, (200 + 20 * k, 150), (211 + 20 * k, 161), (40, 40, 170), -1)
+    fg = Foreground.of(image, 22.0)
+    _, _, stats, _ = cv2.connectedComponentsWithStats(fg.mask)
+    assert sorted(stats[1:, cv2.CC_STAT_AREA] > 50) == [True] * 6
+
+
+def test_the_deck_town_demo_reads_the_supplies_beside_the_mat():
+    # Shot 20: the players' supplies (14 pyramids packed close) lie beside the mat, off its paper, and four
+    # smalls stand on Decktet cards. Before, the reading area was the paper: no supply pyramid was read
+    from vision.pieces.trials import match
+
+    rendering, (pyramids, dice, tokens), pieces = _read_shot("deck-town", 20)
+    ox, oy = pieces.layout.origin_on_paper
+    pw, ph = pieces.layout.paper_mm
+    on_paper = supply = on_paper_right = supply_right = 0
+    for truth, seen, _ in match(pyramids, rendering.objects, "pyramid"):
+        right = seen is not None and str(seen.stack[0]) == truth.label.split("+")[0]
+        if -ox <= truth.pose["x"] <= pw - ox and -oy <= truth.pose["y"] <= ph - oy:
+            on_paper, on_paper_right = on_paper + 1, on_paper_right + right
+        else:
+            supply, supply_right = supply + 1, supply_right + right
+    # today's floor (see models/pieces/README.md): pieces packed close still merge or are lost (8 of 14 read
+    # on 2026-11-22); the four smalls on the cards' art are not fixed (1 of 4, as before)
+    assert supply == 14 and supply_right >= 7
+    assert on_paper == 4 and on_paper_right >= 1
+    assert dice == () and tokens == ()

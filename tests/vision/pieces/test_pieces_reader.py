@@ -177,3 +177,20 @@ def test_an_empty_table_shows_no_pieces():
     scene.pyramids, scene.dice = [], []
     reading = PieceReader(calibration_of(scene)).read(render(scene).image)
     assert reading.pyramids == () and reading.dice == () and reading.tokens == ()
+
+
+@pytest.mark.parametrize("stack, pointing", [("red3", 30.0), ("blue2", -120.0), ("yellow1", 170.0)])
+def test_a_pyramid_lying_on_its_side_is_read_with_the_way_its_tip_points(stack, pointing):
+    # blue2 points away from the camera, which then sees mostly its base; a standing pyramid beside it
+    # must stay standing (the game's variant lays pyramids down to point: the reader is told so)
+    scene = Scene(surface=Surface("wood", (60, 110, 170)), camera=Camera((100, 80), 450, 30, yaw_deg=-15),
+                  light=Light(kelvin=4000), seed=1,
+                  pyramids=[PyramidObject(stack, 100, 80, angle=pointing, lying=True),
+                            PyramidObject("cyan2", 160, 60, angle=10)])
+    reading = PieceReader(calibration_of(scene), dice_in_play=0, lying_in_play=True).read(render(scene).image)
+    lying = [s for s in reading.pyramids if math.dist(s.center_mm, (100, 80)) < 5.0]
+    standing = [s for s in reading.pyramids if math.dist(s.center_mm, (160, 60)) < 5.0]
+    assert [str(p) for s in lying for p in s.stack] == [stack]
+    assert abs((lying[0].pointing_deg - pointing + 180) % 360 - 180) <= 10.0
+    assert [(str(s.stack[0]), s.pointing_deg) for s in standing] == [("cyan2", None)]
+    assert len(reading.pyramids) == 2

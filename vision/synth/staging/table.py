@@ -28,6 +28,7 @@ Point = tuple[float, float]
 Cell = tuple[int, int]
 W, H = CARD_MM
 GAP_MM = 9.0  # the mean gap players leave between neighbouring cards of a grid
+SIDE_COS = 0.9  # a seat within 25 degrees of the table's x axis sits at its left or right side
 
 
 class Hand:
@@ -125,6 +126,31 @@ def fan(centre: Point, across_deg: float, count: int, spacing_mm: float) -> list
     a = math.radians(across_deg)
     d = np.array([math.cos(a), math.sin(a)])
     return [tuple(np.asarray(centre) + d * (i - (count - 1) / 2) * spacing_mm) for i in range(count)]
+
+
+def row(anchor: Point, bearing_deg: float, count: int, spacing_mm: float) -> tuple[list[Point], float]:
+    """``count`` card spots in a row in front of a seat on the bearing ``bearing_deg``, in the order
+    the cards are laid (each on the one before), and the turn (degrees) of the cards there: a row
+    as a careful player lays out the cards they keep, along the table's x axis (its y axis for a
+    seat at the left or right side), each card ``spacing_mm`` right of (below) the one it lies on,
+    so that the top-left index of every card shows.
+
+    A seat straight across the grid gets a row centred on ``anchor``; a seat off to one side gets a
+    row from ``anchor`` away from the grid, so no card comes nearer the grid than ``anchor``
+    (counted as the layouts count: Chebyshev, in cells). The cards lie upright on the picture of a
+    camera at the table's long side (turn 0; 90 in a row along y), as the recognisers read best."""
+    b = math.radians(bearing_deg)
+    if abs(math.cos(b)) < SIDE_COS:  # a seat at the top or bottom, or at a corner: the row runs along x
+        axis, turn, side = np.array([1.0, 0.0]), 0.0, math.cos(b)
+    else:
+        axis, turn, side = np.array([0.0, 1.0]), 90.0, math.sin(b)
+    if abs(side) < 0.2:  # straight across: centred on the anchor
+        offsets = [i - (count - 1) / 2 for i in range(count)]
+    elif side > 0:
+        offsets = list(range(count))
+    else:  # still laid from left to right, the last at the anchor: the top-left index of each card shows
+        offsets = list(range(1 - count, 1))
+    return [tuple(np.asarray(anchor) + axis * k * spacing_mm) for k in offsets], turn
 
 
 def frame_camera(points_mm: np.ndarray, size: tuple[int, int], tilt_deg: float, hfov_deg: float,

@@ -1,0 +1,95 @@
+"""A sighting the camera could not name, or named with doubt, read through a game's real layout: the
+session takes the reading the rules allow among its candidates; a misread that no move explains
+is flagged for the players to relabel, never a violation.
+
+The table is Bob's pouch in the recorded Pouches game 02-fight-bury: his second pick is face down
+in his pouch and the table must show it turned up (rule pouches-1.9/setup/reveal). The card is the
+8S; vision's doubt is between it and the 8C, which lies face up on the heap at 2,0 already.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from live_table import pouches_script
+from referee import layouts
+from referee.log import PlaythroughLog, force
+from referee.session import Session
+from referee.snapshot import Alternative, TokenSighting
+from staged_table import stage
+
+
+def _bob_turns_up(unnamed):
+    """(session, snapshot): the state waiting for Bob's card to be shown, and the table showing it,
+    the 8S sighting replaced by ``unnamed(sighting)``."""
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:17]:  # ... pick bob 2,1: his new card lies face down
+        state = state.apply(game.actions.parse(line))
+    assert lines[17] == "reveal pouch/bob 8S" and state.view()["heap/2,0"] == ("8C",)
+    shown = state.apply(game.actions.parse(lines[17]))
+    snapshot = stage(game, shown, state, random.Random(3))
+    cards = [unnamed(c) if c.card == "8S" else c for c in snapshot.cards]
+    return state, game, dataclasses.replace(snapshot, cards=tuple(cards))
+
+
+def _session(tmp_path, game, state):
+    return Session(game, state, layouts.for_game(game), PlaythroughLog.create(tmp_path / "p.sqlite"))
+
+
+def test_an_unnamed_card_reads_as_its_candidate_the_rules_allow(tmp_path):
+    state, game, snapshot = _bob_turns_up(lambda c: dataclasses.replace(
+        c, card=None, confidence=0.45, alternatives=(Alternative("8C", 0.45), Alternative("8S", 0.40))))
+    events = _session(tmp_path, game, state).observe(snapshot)
+    # the likelier 8C cannot be turned up (it lies on the heap): the 8S is the only legal reading
+    assert [(e.kind, e.payload.get("notation")) for e in events] == [("action", "reveal pouch/bob 8S")]
+
+
+@pytest.mark.parametrize("confidence, alternatives", [(0.5, (Alternative("6C", 0.3),)), (0.97, ())],
+                         ids=["doubtful", "sure"])
+def test_a_card_misread_as_one_already_on_the_table_is_flagged_never_a_violation_and_a_relabel_fixes_it(
+        tmp_path, confidence, alternatives):
+    # read as the 8C (6C its other candidate): both lie face up on the heap, so no move explains it
+    state, game, snapshot = _bob_turns_up(lambda c: dataclasses.replace(c, card="8C", confidence=confidence,
+                                                                         alternatives=alternatives))
+    session = _session(tmp_path, game, state)
+    events = session.observe(snapshot)
+    assert [e.kind for e in events] == ["unrecognised"]
+    assert [c["place"] for c in events[0].payload["changes"]] == ["pouch/bob"]
+    misread = next(i for i, c in enumerate(snapshot.cards) if c.card == "8C" and c.center_mm[0] > 300)
+    fixed = session.relabel(f"cards/{misread}", "8S")
+    assert [(e.kind, e.payload.get("notation")) for e in fixed] == [
+        ("correction", None), ("resolved", None), ("action", "reveal pouch/bob 8S")]
+
+
+def _with_phantom(snapshot, confidence, on="back"):
+    """``snapshot`` with Bob's token seen a second time, on the pile topped by ``on``: a shadow, say."""
+    pile = next(c for c in snapshot.cards if c.card == on)
+    return dataclasses.replace(snapshot, tokens=snapshot.tokens + (TokenSighting("bob", pile.center_mm, confidence),))
+
+
+def test_a_doubtful_find_that_is_no_thing_does_not_hide_the_move_beside_it(tmp_path):
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    shown = state.apply(game.actions.parse(lines[0]))  # reveal heap/0,0 6C
+    snapshot = _with_phantom(stage(game, shown, state, random.Random(5)), confidence=0.55)
+    events = _session(tmp_path, game, state).observe(snapshot)
+    assert [(e.kind, e.payload.get("notation")) for e in events] == [("action", "reveal heap/0,0 6C")]
+    # found for sure, the second token is no doubt: nothing explains it
+    sure = _with_phantom(stage(game, shown, state, random.Random(5)), confidence=0.95)
+    assert [e.kind for e in _session(tmp_path / "sure", game, state).observe(sure)] == ["unrecognised"]
+
+
+def test_an_illegal_move_beside_a_doubtful_find_is_asked_about_and_without_it_is_a_violation(tmp_path):
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:13]:  # ... reveal pouch/bob AS: Ann to move, from the bedrock at -1,1
+        state = state.apply(game.actions.parse(line))
+    uphill = force(state, game.actions.parse("move ann 0,1"))  # onto the 5C without a Diamond
+    snapshot = stage(game, uphill, state, random.Random(7))
+    events = _session(tmp_path, game, state).observe(_with_phantom(snapshot, confidence=0.55, on="7C"))
+    assert [e.kind for e in events] == ["question"]
+    assert [r["notation"] for r in events[0].payload["readings"]] == ["move ann 0,1"]
+    events = _session(tmp_path / "clean", game, state).observe(snapshot)
+    assert [e.kind for e in events] == ["violation"]
+    assert "pouches-1.9/move/uphill" in {r["rule"] for r in events[0].payload["readings"][0]["verdict"]["reasons"]}
