@@ -264,3 +264,31 @@ def test_an_overrule_the_rules_engine_cannot_play_is_refused_and_nothing_is_logg
     with pytest.raises(SessionError, match="cannot be played"):
         session.enter(out_of_turn, overrule=True)
     assert len(session.log.events()) == logged and session.state == states[0]
+
+
+def test_a_card_turned_up_and_the_next_move_seen_together_are_read_in_turn(tmp_path):
+    # the demo's round 3: cat's pick left a card to turn up at 1,2; the camera's next settled look shows
+    # it turned up and bob's token already moved on (a reveal, then a move, in one snapshot)
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:21]:  # ... pick cat 1,2: the table must turn up the card at heap/1,2
+        state = state.apply(game.actions.parse(line))
+    assert state.to_move == "*table*"
+    both = state.apply(game.actions.parse(lines[21])).apply(game.actions.parse(lines[22]))
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, both.view()), frame=JPEG)
+    assert [e.payload.get("notation") for e in events] == ["reveal heap/1,2 2H", "move bob 3,2"]
+    assert session.state == both
+
+
+def test_a_move_seen_before_the_card_it_waits_for_is_still_a_violation(tmp_path):
+    # the same look without the card turned up: nothing explains bob's move, which must wait for the reveal
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:21]:
+        state = state.apply(game.actions.parse(line))
+    table = dict(state.apply(game.actions.parse(lines[21])).apply(game.actions.parse(lines[22])).view())
+    table["heap/1,2"] = state.view()["heap/1,2"]  # the card at 1,2 not turned up yet
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, View(table)), frame=JPEG)
+    assert kinds(events) != ["action"] and session.state == state
