@@ -78,7 +78,7 @@ def classifier_crops(samples: list[data.Sample], quick: bool) -> tuple[np.ndarra
 
 def build_classifier(crops: np.ndarray, labels: np.ndarray, quick: bool):
     """The classifier trained on renders alone (kept as ``classifier-rendered.pt``: a rebuild that
-    changes only the real-photo stage starts from it)."""
+    changes only the real-photo stage starts from it; delete it when the renders stage changes)."""
     cached = BUILD / "classifier-rendered.pt"
     classifier = Classifier()
     if cached.exists() and not quick:
