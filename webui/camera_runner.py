@@ -86,6 +86,11 @@ class CameraRunner(threading.Thread):
         self._saved_stamp: tuple | None = None  # when the calibration files last changed, as loaded
         self.pipeline: LivePipeline | None = None
         self._paper: str | None = None
+        # a recorded camera (a video file, a folder) goes on after the last frame the game's log was
+        # read from: a resumed or restarted game must not be shown its table's past again
+        self._resume_t = max((e.snapshot_t for e in live.session.log.events() if e.snapshot_t is not None),
+                             default=None)
+        self._first = 0  # the source's number of the first frame read
 
     # -- asked from outside --
     def stop(self, reason: str = "stopped", wait_s: float = 5.0) -> None:
@@ -118,6 +123,7 @@ class CameraRunner(threading.Thread):
             source = self._open()
             if source is None:
                 return
+            self._first = self._go_on(source)
             with CaptureThread(source, self.backoff, on_change=self._capture_changed) as capture:
                 self._read(capture, source.frame_interval)
         except Exception as exc:  # noqa: BLE001 - reported on the dashboard; the game itself goes on
@@ -142,6 +148,16 @@ class CameraRunner(threading.Thread):
                     return None
         return self._source
 
+    def _go_on(self, source) -> int:
+        """For a recorded source of a game already read from: seek past the frames its log was read
+        from. The number of the first frame to read."""
+        interval = source.frame_interval
+        if self._resume_t is None or not interval or not hasattr(source, "seek"):
+            return 0
+        first = round(self._resume_t / interval) + 1
+        source.seek(first)
+        return first
+
     def _read(self, capture: CaptureThread, interval: float | None) -> None:
         number = 0
         while not self._stop_asked.is_set():
@@ -153,7 +169,7 @@ class CameraRunner(threading.Thread):
                 continue
             number = frame.number
             # a recorded source is timed by its frame count, as it was filmed; a live one by the clock
-            t = (frame.number - 1) * interval if interval else frame.t
+            t = (self._first + frame.number - 1) * interval if interval else frame.t
             self._step(frame.image, t)
             self._count(capture)
             if self.live.session.state.is_over():

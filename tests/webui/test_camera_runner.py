@@ -269,6 +269,32 @@ def test_a_resumed_game_reads_its_camera_again(tmp_path, flaky):
         second.extensions["tableside.games"].close()
 
 
+def test_a_resumed_game_goes_on_from_the_frame_after_the_last_its_log_was_read_from(tmp_path, mongoose_frames):
+    # a recorded camera played again from its first frame would show the referee the table's past
+    folder, _ = mongoose_frames
+    instance = str(tmp_path / "instance")
+    first = create_app({"TESTING": True}, instance_path=instance)
+    client = first.test_client()
+    game_id = client.post("/api/games", json={"game": "mongoose", "players": PLAYERS,
+                                              "camera": str(folder)}).get_json()["id"]
+    wait_for(lambda: camera_of(client, game_id)["status"] == "ended", timeout=60)
+    logged = first.extensions["tableside.games"].get(game_id).session.log.events()
+    last_t = max(e.snapshot_t for e in logged if e.snapshot_t is not None)
+    assert last_t < 3.7  # read before the folder's last frame (3.7 s at 10 a second): some frames are left
+    first.extensions["tableside.games"].close()
+
+    second = create_app({"TESTING": True}, instance_path=instance)  # the server restarted
+    try:
+        again = second.test_client()
+        camera = wait_for(lambda: (c := camera_of(again, game_id))["status"] == "ended" and c, timeout=60)
+        assert camera["frames_captured"] == 38 - (round(last_t * 10) + 1)  # only the frames after it
+        resumed = second.extensions["tableside.games"].get(game_id).session.log.events()
+        new = [e for e in resumed if e.seq > logged[-1].seq]
+        assert all(e.snapshot_t is None or e.snapshot_t > last_t for e in new)  # its time goes on too
+    finally:
+        second.extensions["tableside.games"].close()
+
+
 # -- calibration from four saved corners, without a mat --
 AREA_MM = (500.0, 340.0)
 CARDS = [("QH", 120.0, 110.0, 0.0), ("7S", 260.0, 170.0, 25.0), ("2D", 390.0, 230.0, -10.0)]

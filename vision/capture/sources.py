@@ -238,6 +238,12 @@ class VideoFileSource:
         self.frames_read += 1
         return frame
 
+    def seek(self, frame: int) -> None:
+        """The next ``read()`` gives frame number ``frame`` (0 is the first)."""
+        if self._capture is not None:
+            self._capture.set(cv2.CAP_PROP_POS_FRAMES, frame)
+        self.frames_read = frame
+
     def reopen(self) -> None:
         self.close()
         if not self.path.is_file():
@@ -275,6 +281,10 @@ class FolderSource:
             reason = "it is gone" if not file.exists() else "not a readable image"
             raise BadFrame(f"skipped {file.name} in {self.path}: {reason}")
         return frame
+
+    def seek(self, frame: int) -> None:
+        """The next ``read()`` gives image number ``frame`` (0 is the first)."""
+        self.position = max(0, min(frame, len(self.files)))
 
     def reopen(self) -> None:
         files = _images_in(self.path, lost=True)
