@@ -300,7 +300,8 @@ class Session:
             nonlocal maybe_unchanged
             for number, view in enumerate(views, start=first):
                 if view == expected:
-                    maybe_unchanged = maybe_unchanged or first == 0  # vision's own other reading, not our guess
+                    if first == 0:  # vision's own other reading says so, not our guess at a doubtful place
+                        maybe_unchanged = True
                     continue
                 for reading in self.state.interpret(view):
                     candidate = Candidate(reading, view)

@@ -25,7 +25,7 @@ from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
-from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, index_centre_mm
+from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
 
 SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
 
@@ -138,13 +138,12 @@ def _from_index(card: CardSeen, corners: np.ndarray, calibration: TableCalibrati
     towards = corners.mean(axis=0) - index
     if float(np.linalg.norm(towards)) < 1.0:
         return corners
-    w, h = CARD_MM
-    at = index_centre_mm(_name(card))
-    on_face = np.array([w / 2 - at[0], h / 2 - at[1]])  # from the index's middle to the card's, upright
-    turn = math.atan2(towards[1], towards[0]) - math.atan2(on_face[1], on_face[0])
-    centre = index + towards / np.linalg.norm(towards) * np.linalg.norm(on_face)
-    ex, ey = np.array([math.cos(turn), math.sin(turn)]), np.array([-math.sin(turn), math.cos(turn)])
-    return np.array([centre + sx * w / 2 * ex + sy * h / 2 * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))])
+    name = _name(card)
+    at = index_centre_mm(name)
+    reach = math.hypot(CARD_MM[0] / 2 - at[0], CARD_MM[1] / 2 - at[1])  # from the index's middle to the card's
+    centre = index + towards / np.linalg.norm(towards) * reach
+    # the recogniser's own outline geometry, in millimetres: at this reach it is a real card's size
+    return np.array(card_outline((index[0], index[1], index[0], index[1]), centre, name))
 
 
 # How large a printed index may look on the table, as a share of its real length: an index box is
@@ -159,8 +158,7 @@ def index_sized(card: CardSeen, calibration: TableCalibration) -> bool:
     card seen by one index rests on it alone; a card with two has its outline checked too)."""
     if not card.indices:
         return True
-    at = index_centre_mm(_name(card))
-    length = 2 * at[1] - 4.0  # an index starts 2 mm from the face's edge and runs as far past its middle
+    length = index_length_mm(_name(card))
     for x0, y0, x1, y1 in card.indices:
         q = calibration.to_table(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
         side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))

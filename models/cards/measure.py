@@ -84,9 +84,16 @@ def detector_real(recogniser: CardRecogniser, folder: Path = REAL) -> dict:
         indices, _ = recogniser.detect(image)
         boxes = [c["box"] for c in record["corners"]]
         labelled += len(boxes)
-        found += sum(any(real.overlaps(i["box"], b) for i in indices) for b in boxes)
-        unmatched += sum(not any(real.overlaps(i["box"], b) for b in boxes) for i in indices)
+        found += sum(any(_overlap(i["box"], b) for i in indices) for b in boxes)
+        unmatched += sum(not any(_overlap(i["box"], b) for b in boxes) for i in indices)
     return {"corners": labelled, "recall": _ratio(found, labelled), "unmatched_finds": unmatched}
+
+
+def _overlap(a, b) -> bool:
+    """Whether two boxes are one find: the middle of either lies inside the other."""
+    ca = ((a[0] + a[2]) / 2, (a[1] + a[3]) / 2)
+    cb = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+    return (b[0] <= ca[0] <= b[2] and b[1] <= ca[1] <= b[3]) or (a[0] <= cb[0] <= a[2] and a[1] <= cb[1] <= a[3])
 
 
 def rendered_decktet(recogniser: CardRecogniser, seeds: range = MEASURE_SEEDS) -> dict:

@@ -115,12 +115,6 @@ def classifier_crops(chosen: list[dict], probabilities, folder: Path = REAL, per
     return np.array(crops, np.uint8).reshape(-1, CROP, CROP, 3), np.array(labels, np.int64)
 
 
-def overlaps(a, b) -> bool:
-    """Whether two boxes are one find: the middle of either lies inside the other."""
-    ca, cb = _middle(a), _middle(b)
-    return (b[0] <= ca[0] <= b[2] and b[1] <= ca[1] <= b[3]) or (a[0] <= cb[0] <= a[2] and a[1] <= cb[1] <= a[3])
-
-
 def _sample(image, centres, side: int, quarter: int, negatives, rng) -> Sample:
     h, w = image.shape[:2]
     scale = side / max(w, h)

@@ -45,8 +45,8 @@ DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit
 # both decks (exactly: 52 degrees for a standard index, 41 for a Decktet one); the few degrees
 # between are well inside the 40 degrees of turn it learned to read through.
 UPRIGHT_DEG = 50.0
-TRIED_TURNS_DEG = (0.0, -30.0, 30.0)  # stage 2 reads an index at these turns round the detector's, in turn,
-SURE = 0.9  # until one names a card this surely (or all were tried)
+SURE = 0.9  # stage 2 reads an index named less surely than this at the detector's turn again,
+RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, in turn, until one names it this surely
 
 
 class RecognitionError(RuntimeError):
@@ -148,7 +148,7 @@ class CardRecogniser:
 
         Which way up an index is, the detector estimates; the crop is read at that turn, and an
         index not named at least :data:`SURE` there is read again at a few turns round it
-        (:data:`TRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
+        (:data:`RETRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
         upright); the turn that names a card most surely is kept. That turn is the card's own on
         the picture: it is written into each index as ``turn`` (degrees), and the card's centre is
         placed from it (``card_centre``), as the index sits at a known place on a face."""
@@ -156,7 +156,7 @@ class CardRecogniser:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         turns = np.array([i["turn_hint"] for i in indices])
         probs, embeddings = self._read(image, indices, turns)
-        for d in (d for d in TRIED_TURNS_DEG if d):
+        for d in RETRIED_TURNS_DEG:
             unsure = np.flatnonzero(_named(probs) < SURE)
             if not len(unsure):
                 break
@@ -280,6 +280,12 @@ def index_centre_mm(name: str) -> tuple[float, float]:
     return DECKTET_INDEX_CENTRE_MM if name in DECKS["decktet"] else INDEX_CENTRE_MM
 
 
+def index_length_mm(name: str) -> float:
+    """How long ``name``'s printed index is on its face: it starts 2 mm from the edge and runs as
+    far past its middle."""
+    return 2 * index_centre_mm(name)[1] - 4.0
+
+
 def upright_deg(name: str) -> float:
     """The direction (degrees, y down) from an upright card's top-left index to its centre."""
     at = index_centre_mm(name)
@@ -291,7 +297,7 @@ def card_centre(index_box, turn_deg: float, name: str) -> list[float]:
     index's middle sits at a known place on a face (:func:`index_centre_mm`), so the centre is a
     known number of index lengths away in a known direction."""
     at = index_centre_mm(name)
-    index_long_mm = 2 * at[1] - 4.0  # the index's height on the face: it starts 2 mm from the edge
+    index_long_mm = index_length_mm(name)
     w, h = CARD_MM
     dx, dy = w / 2 - at[0], h / 2 - at[1]  # from the index's middle to the card's, on an upright face
     x0, y0, x1, y1 = index_box

@@ -49,11 +49,10 @@ def interpret(state, after: View) -> tuple[Reading, ...]:
 
     A token that moved and nothing else reads as a MOVE (a step, or the swooshes that could have
     carried it there; if none could, the shortest path, whose verdict says why not). Anything else
-    is matched against the legal actions' results; when the table must first reveal a card and shows
-    it together with the next move (legal or not), the reveal is read (the move is read next, from
-    its result);
-    failing that, a card that joined or left a pouch reads as a PICK or a DISCARD with the verdict
-    that explains why it is not allowed.
+    is matched against the legal actions' results. When the table must first reveal a card and shows
+    it together with the next move (legal or not), the reveal is read; the session reads the move
+    next, from its result. Failing that, a card that joined or left a pouch reads as a PICK or a
+    DISCARD with the verdict that explains why it is not allowed.
     """
     before = state.view()
     if before == after:
@@ -66,19 +65,18 @@ def interpret(state, after: View) -> tuple[Reading, ...]:
             return _move_readings(state, movers[0], parse_cell(old[movers[0]]), parse_cell(new[movers[0]]))
     legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions() if state._apply(a).view() == after)
     if not legal and state.to_move == CHANCE:
-        # the card turned up and the next move, seen in one look: the reveal is read first (the
-        # session then reads the same view again from its result, for the move), when the rest
-        # of the change reads as a move from there
-        legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions()
-                      if _shown_in(before, state._apply(a).view(), after) and interpret(state._apply(a), after))
+        legal = tuple(_reveal_first(state, before, after))
     return legal or _card_readings(state, before, after)
 
 
-def _shown_in(before: View, result: View, after: View) -> bool:
-    """Whether every place an action changes (from ``before`` to its ``result``) shows in ``after``
-    as the action leaves it."""
-    changed = {c.place for c in before.diff(result)}
-    return bool(changed) and all(after.get(place) == result.get(place) for place in changed)
+def _reveal_first(state, before: View, after: View):
+    """The reveals that ``after`` shows made, where the rest of the change reads as a move from
+    there (the card turned up and the next move, seen in one look)."""
+    for action in state.legal_actions():
+        result = state._apply(action)
+        changed = {c.place for c in before.diff(result.view())}
+        if changed and all(after.get(p) == result.view().get(p) for p in changed) and interpret(result, after):
+            yield Reading(action, state.check(action))
 
 
 def _card_readings(state, before: View, after: View) -> tuple[Reading, ...]:

@@ -291,4 +291,7 @@ def test_a_move_seen_before_the_card_it_waits_for_is_still_a_violation(tmp_path)
     layout = ScriptedLayout()
     session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
     events = session.observe(layout.show(1.0, View(table)), frame=JPEG)
-    assert kinds(events) != ["action"] and session.state == state
+    assert kinds(events) == ["violation"] and session.state == state
+    reading = events[0].payload["readings"][0]
+    assert reading["notation"] == "move bob 3,2"
+    assert "pouches-1.9/setup/reveal" in {r["rule"] for r in reading["verdict"]["reasons"]}

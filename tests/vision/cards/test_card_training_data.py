@@ -59,8 +59,12 @@ def test_quarter_turned_detector_pictures_keep_each_label_on_its_index(halves):
             there = np.rot90(upright[v0:v1, u0:u1], -quarter)  # the same index, turned as the picture was
             h, w = min(here.shape[0], there.shape[0]), min(here.shape[1], there.shape[1])
             assert np.abs(here[:h, :w] - there[:h, :w]).mean() < 12, (quarter, index.label)
-            # the card's centre turned with it: still on the far side of the index from the picture's edge
-            assert picture.shape[1] > index.centre_of_card[0] > 0 and picture.shape[0] > index.centre_of_card[1] > 0
+            # the card's centre turned with it: the way from the index to it is turned by as many quarters
+            way, upright_way = (np.subtract(i.centre_of_card, [(i.box[0] + i.box[2]) / 2, (i.box[1] + i.box[3]) / 2])
+                                for i in (index, first))
+            for _ in range(quarter):  # a clockwise quarter turn on a picture whose y runs down
+                upright_way = np.array([-upright_way[1], upright_way[0]])
+            assert np.allclose(way, upright_way, atol=1.0), (quarter, index.label, way, upright_way)
 
 
 def test_classifier_crops_name_the_labelled_corners_and_what_is_no_index(halves):
