@@ -153,9 +153,15 @@ def _candidates(state, before: View, after: View):
 
     # hands and the pile only: draw or end-of-turn discard
     if not appeared and not vanished and not removed and not added:
+        # a discard before the next player's draw from an empty deck: the pile is shuffled into a
+        # new deck at once (deck-town-1.1/deck/reshuffle), the card is gone from sight, and any card
+        # the hand may hold leaves the same table and state (the log names the first of them)
+        shuffled = bool(pile_before) and not pile_after and not before.get("deck") and after.get("deck")
         for name in players:
             grew = len(after.get(f"hand/{name}")) - len(before.get(f"hand/{name}"))
             if grew > 0:
                 yield Draw(name)
             if grew == -1 and len(spent) == 1:
                 yield Discard(name, spent[0])
+            if grew == -1 and shuffled:
+                yield from (Discard(name, card) for card, copies in sorted(state.unseen.items()) if copies > 0)

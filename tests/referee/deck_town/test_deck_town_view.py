@@ -171,3 +171,24 @@ def test_an_illegal_reveal_is_read_with_its_reason(make_game):
     (reading,) = state.interpret(shown)
     assert reading.action == Reveal(("sea", "author")) and reading.verdict.rules == ("deck-town-1.1/setup/reveal",)
     assert "ann must reveal a number card (2-9), not the Sea" in str(reading.verdict)
+
+
+def test_a_discard_whose_pile_is_shuffled_into_the_empty_deck_at_once_is_read(make_game, position):
+    """Drawing each turn, bob's draw after ann's last discard finds the deck empty, so the pile
+    becomes the new deck before the camera looks again: the discarded card is gone from sight.
+    Every card ann may hold leaves that same table and state, so each reading is one answer."""
+    from referee.games.deck_town.cards import HAND_LIMIT, composition
+
+    game = make_game(draw_each_turn=True)
+    pile = ("sea", "end")
+    rest = sum(composition(game.option("deck"), game.option("fly-removal")).values()) - len(BOARD) - len(pile)
+    before = position(game, BOARD, discard=pile, hands=(HAND_LIMIT + 1, rest - HAND_LIMIT - 1), phase="discard")
+    assert before.deck == 0
+    played = next(a for a in before.legal_actions() if isinstance(a, Discard))
+    after = before.apply(played)
+    seen = after.view()
+    assert "deck" in seen and not seen.get("discard") and after.players[after.turn] == "bob"
+    readings = before.interpret(seen)
+    assert played in [r.action for r in readings]
+    assert all(isinstance(r.action, Discard) and r.action.player == "ann" and r.verdict.legal for r in readings)
+    assert {before.apply(r.action) for r in readings} == {after}
