@@ -257,8 +257,11 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
             alternatives = [(best, confidence), *alternatives]
         first = indices[group[0]]
         centre = first["card_centre"]
-        if len(group) >= 2:  # a card's two indices sit half a turn apart round its centre: the middle is exact
-            a, b = (indices[k]["box"] for k in group[:2])
+        # a card's two indices sit half a turn apart round its centre: the middle is exact (two finds
+        # turned alike are one index found twice, its box once with a pip beside it)
+        other = next((indices[k] for k in group[1:] if _half_a_turn_apart(first, indices[k])), None)
+        if other is not None:
+            a, b = first["box"], other["box"]
             centre = [(a[0] + a[2] + b[0] + b[2]) / 4, (a[1] + a[3] + b[1] + b[3]) / 4]
         cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, best), alternatives,
                               [indices[k]["box"] for k in group]))
@@ -268,11 +271,15 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
 def _opposite_corners(a: dict, b: dict) -> bool:
     """Whether two indices sit as one card's two corners: turned half a turn from each other, each
     placing the card's centre at the middle between them (within half an index)."""
-    half_turn = abs((a["turn"] - b["turn"]) % 360 - 180) <= 40
+    half_turn = _half_a_turn_apart(a, b)
     middle = ((a["box"][0] + a["box"][2] + b["box"][0] + b["box"][2]) / 4,
               (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4)
     near = 0.5 * max(_box_side(a["box"]), _box_side(b["box"]))
     return half_turn and all(math.dist(i["card_centre"], middle) < near for i in (a, b))
+
+
+def _half_a_turn_apart(a: dict, b: dict) -> bool:
+    return abs((a["turn"] - b["turn"]) % 360 - 180) <= 40
 
 
 def index_centre_mm(name: str) -> tuple[float, float]:

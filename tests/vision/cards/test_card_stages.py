@@ -60,6 +60,19 @@ def test_merge_makes_one_card_of_two_agreeing_indices_and_keeps_distinct_cards_a
     assert len(qh.indices) == 2 and qh.confidence == pytest.approx(0.85, abs=0.01)
 
 
+def test_one_index_found_twice_gives_a_card_of_card_size_not_one_between_the_finds():
+    # the detector's second box round the same index takes in the pip beside it: both are turned
+    # alike and name one card, so they are one corner, and the card lies where the index says
+    # (not at the middle between them, as for a card's two opposite corners)
+    centre = [1002.0, 597.0]
+    twice = [{"box": [965, 562, 979, 582], "card_centre": centre, "turn": -12.0},
+             {"box": [973, 568, 995, 600], "card_centre": [1029, 632], "turn": -5.0}]
+    (card,) = merge(twice, np.stack([one_hot("8S", 0.92), one_hot("8S", 0.74)]))
+    assert card.id == "8S" and len(card.indices) == 2
+    assert np.allclose(np.mean(card.polygon, axis=0), centre)
+    assert np.allclose(card.polygon, card_outline(twice[0]["box"], centre, "8S"))
+
+
 def test_two_indices_read_as_different_names_at_one_cards_two_corners_make_one_card():
     # the top-left index says 8C, the bottom-right one (half a turn round) 8S: both place the card's
     # centre midway between them, so it is one card whose name is in doubt between the two readings
