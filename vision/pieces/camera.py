@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -59,11 +60,20 @@ class TableCamera:
 
     def project(self, points_mm: np.ndarray) -> np.ndarray:
         """Pixels (as the camera delivers them) of 3D table points (N x 3, z = -height)."""
-        p = np.asarray(points_mm, np.float64).reshape(-1, 3) @ self.R.T + self.t
-        px = (p[:, :2] / np.maximum(p[:, 2:3], 1.0)) @ self.K[:2, :2].T + self.K[:2, 2]
+        # one product with K [R | t]: outlines are projected thousands of times a frame
+        p = np.asarray(points_mm, np.float64).reshape(-1, 3) @ self._KR_T + self._Kt
+        px = p[:, :2] / np.maximum(p[:, 2:3], 1.0)
         if self.calibration.intrinsics is not None:
             px = self.calibration.intrinsics.distort_points(px.reshape(-1, 1, 2)).reshape(-1, 2)
         return self._scaled(px)
+
+    @cached_property
+    def _KR_T(self) -> np.ndarray:
+        return (self.K @ self.R).T
+
+    @cached_property
+    def _Kt(self) -> np.ndarray:
+        return self.K @ self.t
 
     def _scaled(self, px: np.ndarray) -> np.ndarray:
         # pixel centres stay centres when the frame is resized: x' = (x + 0.5) * s - 0.5

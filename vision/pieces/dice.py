@@ -25,6 +25,7 @@ EDGES_MM = (12.0, 14.0, 16.0, 18.0)
 PIP_OFFSET = 0.27  # pip centres sit this share of the edge from the face's centre (see vision.synth.solids)
 PIP_RADIUS = 0.09
 MIN_MATCH = 0.65  # a face correlating less than this with every pattern is no die face
+COARSE_MM = 1.5  # the coarse search's step over positions
 DIE_LIKE = 0.45  # below this nothing near looks like a die face at all: not worth a finer search
 # standard Western layouts in face coordinates (-1..1)
 LAYOUTS = {1: [(0, 0)], 2: [(-1, -1), (1, 1)], 3: [(-1, -1), (0, 0), (1, 1)], 4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
@@ -94,37 +95,75 @@ def _match(faces: np.ndarray) -> np.ndarray:
     """Correlation (N x 6) of each flat face with each face value's pattern (best variant)."""
     f = faces.reshape(len(faces), -1)
     f = f - f.mean(axis=1, keepdims=True)
-    norm = np.linalg.norm(f, axis=1, keepdims=True)
-    f = f / np.maximum(norm, 1e-3 * f.shape[1])
+    norm = np.sqrt(np.einsum("ij,ij->i", f, f))  # (np.linalg.norm costs more than the product below)
     values, patterns = _pattern_matrix()
     # OpenCV's product, not numpy's: a product this small gains nothing from BLAS threads, which on a busy
     # machine wait for cores and cost ten times the work
-    corr = cv2.gemm(f, patterns, 1.0, None, 0.0, flags=cv2.GEMM_2_T)
+    corr = cv2.gemm(f, patterns, 1.0, None, 0.0, flags=cv2.GEMM_2_T) / np.maximum(norm, 1e-3 * f.shape[1])[:, None]
     out = np.full((len(faces), 6), -1.0, np.float32)
     for k, v in enumerate(values):
         out[:, v - 1] = np.maximum(out[:, v - 1], corr[:, k])
     return out
 
 
+def _scan(grey: np.ndarray, camera: TableCamera, x: float, y: float, turns, edges,
+          offsets_mm: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Poses (N x 4: x, y, angle, edge) of dice at every turn and edge with their top face's centre at every
+    pair of ``offsets_mm`` (along the face's own axes) round (x, y), and how each pose's top face, seen flat,
+    correlates with the face patterns (N x 6).
+
+    For each turn and edge, the plane of the top face round (x, y) is warped flat once, at FACE_PX pixels
+    per edge, and each pose's face is a window of it: one warp instead of one per pose (a search looks
+    at hundreds of poses)."""
+    turn, edge = (v.ravel() for v in np.meshgrid(np.asarray(turns, np.float64), np.asarray(edges, np.float64),
+                                                 indexing="ij"))
+    reach = float(np.max(np.abs(offsets_mm)))
+    scale = FACE_PX / edge  # pixels of a flat plane per mm
+    shift = np.round((np.asarray(offsets_mm)[None, :] + reach) * scale[:, None]).astype(int)  # windows, flat px
+    side = FACE_PX + shift.max(axis=1)
+    # flat pixel u lies (u / scale - edge / 2 - reach) mm along the face's axis from (x, y), as in _faces
+    near, far = -edge / 2 - reach, side / scale - edge / 2 - reach
+    local = np.stack([np.column_stack([near, near]), np.column_stack([far, near]), np.column_stack([far, far]),
+                      np.column_stack([near, far])], axis=1)  # planes x 4 corners x 2
+    c, s = np.cos(np.radians(turn))[:, None], np.sin(np.radians(turn))[:, None]
+    corners = np.stack([x + local[..., 0] * c - local[..., 1] * s, y + local[..., 0] * s + local[..., 1] * c,
+                        np.repeat(-edge[:, None], 4, axis=1)], axis=-1)
+    quads = camera.project(corners.reshape(-1, 3)).reshape(-1, 4, 2).astype(np.float32)
+    n = shift.shape[1]
+    faces = np.empty((len(turn), n, n, FACE_PX, FACE_PX), np.float32)
+    for k, quad in enumerate(quads):
+        size = int(side[k])
+        square = np.array([[0, 0], [size, 0], [size, size], [0, size]], np.float32)
+        flat = cv2.warpPerspective(grey, cv2.getPerspectiveTransform(quad, square), (size, size),
+                                   flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        windows = np.lib.stride_tricks.as_strided(flat, (size - FACE_PX + 1, size - FACE_PX + 1, FACE_PX, FACE_PX),
+                                                  flat.strides * 2, writeable=False)
+        faces[k] = windows[shift[k][:, None], shift[k][None, :]]  # [v offset, u offset]
+    du = shift / scale[:, None] - reach  # the offsets the rounded windows really have
+    dv, du = np.broadcast_to(du[:, :, None], (len(turn), n, n)), np.broadcast_to(du[:, None, :], (len(turn), n, n))
+    c, s = c[:, :, None], s[:, :, None]
+    poses = np.stack([x + du * c - dv * s, y + du * s + dv * c, np.broadcast_to(turn[:, None, None], du.shape),
+                      np.broadcast_to(edge[:, None, None], du.shape)], axis=-1).reshape(-1, 4)
+    return poses, _match(faces.reshape(-1, FACE_PX, FACE_PX))
+
+
 def search_top_face(grey: np.ndarray, camera: TableCamera, x: float, y: float, reach_mm: float = 6.0,
                     edges=EDGES_MM) -> DieReading | None:
     """The die pose near (x, y) whose top face best matches a face pattern: a coarse grid, then a finer one."""
-    steps = np.linspace(-reach_mm, reach_mm, 5)
-    grid = np.array(np.meshgrid(x + steps, y + steps, np.arange(0.0, 90.0, 15.0), edges, indexing="ij"))
-    poses = grid.reshape(4, -1).T
-    scores = _match(_faces(grey, camera, poses))
+    # the coarse grid's positions are at most COARSE_MM apart: a face missed by more than a pip's offset
+    # correlates with no pattern, and the refinement below would start from a side face
+    steps = int(np.ceil(2 * reach_mm / COARSE_MM)) + 1
+    poses, scores = _scan(grey, camera, x, y, np.arange(0.0, 90.0, 15.0), edges,
+                          np.linspace(-reach_mm, reach_mm, steps))
     ranked = np.argsort(-scores.max(axis=1))
     if scores[ranked[0]].max() < DIE_LIKE:  # nothing like a die face anywhere near: not worth refining
         return _reading(poses[ranked[0]], scores[ranked[0]])
     # refine the three best coarse poses: the coarse grid may rank a side face above a slightly missed top face
-    fine = np.linspace(-1.5, 1.5, 5)
     best_pose, best_scores = None, None
     for start in ranked[:3]:
         bx, by, ba, be = poses[start]
-        grid = np.array(np.meshgrid(bx + fine, by + fine, ba + np.linspace(-7.5, 7.5, 5),
-                                    be + np.array([-1.0, 0, 1.0]), indexing="ij"))
-        candidates = grid.reshape(4, -1).T
-        found = _match(_faces(grey, camera, candidates))
+        candidates, found = _scan(grey, camera, bx, by, ba + np.linspace(-7.5, 7.5, 5), be + np.array([-1.0, 0, 1.0]),
+                                  np.linspace(-1.5, 1.5, 5))
         k = int(np.argmax(found.max(axis=1)))
         if best_scores is None or found[k].max() > best_scores.max():
             best_pose, best_scores = candidates[k], found[k]

@@ -49,17 +49,13 @@ class Fit:
 
 def fit_outline(blob: Blob, camera: TableCamera, points: Points, turns=TURNS, steps: int = 4) -> Fit:
     """The pose whose projected outline best covers ``blob``."""
-    x, y = camera.to_table(blob.centroid.reshape(1, 2))[0]
-    J = _jacobian(camera, x, y)
+    (x, y), to_table = _start(blob, camera)
     angle = 0.0
     for step in range(steps):
-        pixels = camera.project(points(x, y, angle))
-        hull = cv2.convexHull(pixels.astype(np.float32)).reshape(-1, 2)
-        m = cv2.moments(hull)
-        if m["m00"] <= 0:
+        middle = _hull_centroid(camera.project(points(x, y, angle)))
+        if middle is None:
             break
-        shift = blob.centroid - np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]])
-        x, y = np.array([x, y]) + np.linalg.solve(J, shift)
+        x, y = np.array([x, y]) + to_table @ (blob.centroid - middle)
         if step == 1:  # once near, pick the turn that fits best
             angle = max(turns, key=lambda a: _iou(blob, camera.project(points(x, y, a))))
     pixels = camera.project(points(x, y, angle))
@@ -70,17 +66,15 @@ def fit_turning(blob: Blob, camera: TableCamera, points: Points, turns, fine_deg
     """As :func:`fit_outline`, for a solid whose outline's middle moves with its turn (a pyramid lying on
     its side, its tip one way): each turn is placed on the blob's centroid on its own, then the best turn
     is searched again in steps of a sixth of ``fine_deg`` round it."""
-    start = camera.to_table(blob.centroid.reshape(1, 2))[0]
-    J = _jacobian(camera, *start)
+    start, to_table = _start(blob, camera)
 
     def placed(angle: float) -> Fit:
         x, y = start
         for _ in range(2):
-            hull = cv2.convexHull(camera.project(points(x, y, angle)).astype(np.float32)).reshape(-1, 2)
-            m = cv2.moments(hull)
-            if m["m00"] <= 0:
+            middle = _hull_centroid(camera.project(points(x, y, angle)))
+            if middle is None:
                 break
-            x, y = np.array([x, y]) + np.linalg.solve(J, blob.centroid - (m["m10"] / m["m00"], m["m01"] / m["m00"]))
+            x, y = np.array([x, y]) + to_table @ (blob.centroid - middle)
         pixels = camera.project(points(x, y, angle))
         return Fit(float(x), float(y), angle % 360, _iou(blob, pixels), pixels)
 
@@ -89,19 +83,36 @@ def fit_turning(blob: Blob, camera: TableCamera, points: Points, turns, fine_deg
     return max([best, *(placed(a) for a in fine)], key=lambda f: f.iou)
 
 
-def _jacobian(camera: TableCamera, x: float, y: float) -> np.ndarray:
-    p = camera.image_points(np.array([[x, y], [x + 1, y], [x, y + 1]]))
-    return np.column_stack([p[1] - p[0], p[2] - p[0]])
+def _start(blob: Blob, camera: TableCamera) -> tuple[np.ndarray, np.ndarray]:
+    """Where on the table the blob's centroid is seen, and the matrix that turns a small shift in pixels there
+    into millimetres on the table (the inverse of the view's local Jacobian): the same for every solid fitted
+    to the blob, so it is worked out once per blob and camera."""
+    cache = blob.__dict__.setdefault("_starts", {})
+    if id(camera) not in cache:
+        x, y = camera.to_table(blob.centroid.reshape(1, 2))[0]
+        p = camera.image_points(np.array([[x, y], [x + 1, y], [x, y + 1]]))
+        cache[id(camera)] = (np.array([x, y]), np.linalg.inv(np.column_stack([p[1] - p[0], p[2] - p[0]])))
+    return cache[id(camera)]
+
+
+def _hull_centroid(pixels: np.ndarray) -> np.ndarray | None:
+    """The centroid of the area inside the convex hull of ``pixels``; None when it has no area."""
+    m = cv2.moments(cv2.convexHull(pixels.astype(np.float32)))
+    return np.array([m["m10"] / m["m00"], m["m01"] / m["m00"]]) if m["m00"] > 0 else None
 
 
 def _iou(blob: Blob, pixels: np.ndarray) -> float:
     x0, y0, x1, y1 = blob.box
     px0, py0 = np.floor(pixels.min(axis=0)).astype(int)
     px1, py1 = np.ceil(pixels.max(axis=0)).astype(int) + 1
-    box = (min(x0, px0), min(y0, py0), max(x1, px1), max(y1, py1))
-    if box[2] - box[0] > 4000 or box[3] - box[1] > 4000:
+    if px1 - px0 > 4000 or py1 - py0 > 4000:
         return 0.0
-    outline = outline_mask(pixels, box)
-    inter = np.count_nonzero(outline[y0 - box[1]:y1 - box[1], x0 - box[0]:x1 - box[0]] & blob.mask)
-    union = np.count_nonzero(outline) + np.count_nonzero(blob.mask) - inter
+    outline = outline_mask(pixels, (int(px0), int(py0), int(px1), int(py1)))  # over its own box
+    # the two boxes' overlap, where the outline and the blob can meet
+    ox0, oy0, ox1, oy1 = max(x0, px0), max(y0, py0), min(x1, px1), min(y1, py1)
+    inter = 0
+    if ox1 > ox0 and oy1 > oy0:
+        inter = np.count_nonzero(outline[oy0 - py0:oy1 - py0, ox0 - px0:ox1 - px0]
+                                 & blob.mask[oy0 - y0:oy1 - y0, ox0 - x0:ox1 - x0])
+    union = np.count_nonzero(outline) + blob.area - inter
     return inter / union if union else 0.0

@@ -119,31 +119,30 @@ def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, 
     # the ring's inside: what closing the found pixels over a piece and a half adds (nothing round a lone piece)
     wide = int(1.5 * grow) | 1
     enclosed = cv2.morphologyEx(found, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
-    if np.count_nonzero(enclosed > found) < (grow // 2) ** 2:  # no ring with room for a piece inside: the usual case
+    # a ring with room for a piece inside adds a region at least half a piece wide (the gaps closed between
+    # pieces in a row add only slivers): with none, nothing is packed
+    _, _, added, _ = cv2.connectedComponentsWithStats((enclosed > found).astype(np.uint8), connectivity=8)
+    rooms = added[1:][added[1:, cv2.CC_STAT_AREA] >= (grow // 2) ** 2]
+    if not len(rooms):
         return np.zeros_like(mask), small_bg
-    covered = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))) | enclosed
-    table = cv2.inpaint(small_bg, covered, 3, cv2.INPAINT_TELEA)
-    texture = cv2.inpaint(small_score, covered, 3, cv2.INPAINT_TELEA)
-    again, _ = _stand_out(image, lab, table, k, piece_px, threshold, texture)
     # the colour of what stood out nearby: a mean over the found pixels only
     weight = cv2.blur(found.astype(np.float32), (grow, grow))
     colour = cv2.blur(small.astype(np.float32) * found[..., None], (grow, grow)) / np.maximum(weight, 1e-3)[..., None]
-    # it was missed because the median took the pieces' colour there: the median too has that colour
+    # pieces were missed because the median took their colour: where the median has the colour of what stood out
+    # nearby
     d = small_bg.astype(np.float32) - colour
     taken = (np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < PACKED_ALIKE).astype(np.uint8)
-    colour = cv2.resize(colour, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
-    d = lab.astype(np.float32) - colour
-    alike = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < PACKED_ALIKE
-    alike &= cv2.resize(taken, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
-    near = cv2.resize(enclosed, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_NEAREST) > 0
-    packed = np.where(near & alike, again, 0).astype(np.uint8)
-    # what is added never joins two things that stood out apart (a row of pieces, each its own blob): it is
-    # cut where the nearest of them changes
-    _, nearest = cv2.distanceTransformWithLabels(np.where(mask > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
-                                                 labelType=cv2.DIST_LABEL_CCOMP)
-    nearest = nearest.astype(np.float32)
-    square = np.ones((3, 3), np.uint8)
-    packed[(cv2.dilate(nearest, square) != cv2.erode(nearest, square)) & (mask == 0)] = 0
+    # the rest is worked out only round each room (rooms close together at once): what is added lies in them,
+    # the table under them is filled in from a piece round them, and the texture is a median over a window
+    margin = grow + k // 2 + 4
+    packed = np.zeros_like(mask)
+    table = small_bg.copy()
+    for x0, y0, x1, y1 in _merged_boxes(rooms, margin, w, h):
+        small_roi, roi = np.s_[y0:y1, x0:x1], np.s_[y0 * SHRINK:y1 * SHRINK, x0 * SHRINK:x1 * SHRINK]
+        packed[roi], table[small_roi] = _packed_round(image[roi], lab[roi], small_bg[small_roi], small_score[small_roi],
+                                                      mask[roi], found[small_roi], enclosed[small_roi],
+                                                      colour[small_roi], taken[small_roi], grow, k, piece_px,
+                                                      threshold)
     # only where it makes a blob of more than two large pyramids: a lone piece's blob is left as it was
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask | packed, connectivity=8)
     big = stats[:, cv2.CC_STAT_AREA] > PACK_AREA * piece_px ** 2
@@ -152,6 +151,53 @@ def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, 
     # the table under pieces found this way is the filled-in one (the median there has the pieces' colour)
     under = cv2.resize(packed, (w, h), interpolation=cv2.INTER_AREA) > 0
     return packed, np.where(under[..., None], table, small_bg)
+
+
+def _merged_boxes(stats: np.ndarray, margin: int, w: int, h: int) -> list[tuple[int, int, int, int]]:
+    """The boxes (x0, y0, x1, y1) of connected components (their ``stats`` rows) grown by ``margin`` and
+    kept within w x h, those that overlap merged into one."""
+    boxes = [(max(x - margin, 0), max(y - margin, 0), min(x + bw + margin, w), min(y + bh + margin, h))
+             for x, y, bw, bh in stats[:, :4].tolist()]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(boxes)):
+            for j in range(i + 1, len(boxes)):
+                a, b = boxes[i], boxes[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    boxes[i] = (min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3]))
+                    del boxes[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return boxes
+
+
+def _packed_round(image, lab, small_bg, small_score, mask, found, enclosed, colour, taken, grow, k, piece_px,
+                  threshold):
+    """:func:`_packed_pieces` in one box round a ring: the pixels of pieces packed inside it (0/255, the size of
+    ``image``) and the table filled in under what stood out there (Lab, the size of ``small_bg``). ``colour``:
+    the colour of what stood out nearby; ``taken``: where the median has it."""
+    covered = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))) | enclosed
+    table = cv2.inpaint(small_bg, covered, 3, cv2.INPAINT_TELEA)
+    texture = cv2.inpaint(small_score, covered, 3, cv2.INPAINT_TELEA)
+    again, _ = _stand_out(image, lab, table, k, piece_px, threshold, texture)
+    size = image.shape[1::-1]
+    colour = cv2.resize(colour, size, interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - colour
+    alike = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < PACKED_ALIKE
+    alike &= cv2.resize(taken, size, interpolation=cv2.INTER_NEAREST) > 0
+    near = cv2.resize(enclosed, size, interpolation=cv2.INTER_NEAREST) > 0
+    packed = np.where(near & alike, again, 0).astype(np.uint8)
+    # what is added never joins two things that stood out apart (a row of pieces, each its own blob): it is
+    # cut where the nearest of them changes
+    _, nearest = cv2.distanceTransformWithLabels(np.where(mask > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
+                                                 labelType=cv2.DIST_LABEL_CCOMP)
+    nearest = nearest.astype(np.float32)
+    square = np.ones((3, 3), np.uint8)
+    packed[(cv2.dilate(nearest, square) != cv2.erode(nearest, square)) & (mask == 0)] = 0
+    return packed, table
 
 
 _SUM = np.ones((1, 3), np.float32)
@@ -166,11 +212,11 @@ def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int,
     texture score to use instead)."""
     background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
     # a shadow dims the table but keeps its chromaticity (the share of blue, green and red)
-    # (sums over the three channels by cv2.transform: numpy's sum over a last axis of 3 is slow)
+    # (sums over the three channels by cv2.transform, and OpenCV's division: numpy's are slower, for the same bits)
     bgr_bg = cv2.cvtColor(background, cv2.COLOR_LAB2BGR).astype(np.float32) + 4
     bgr = image.astype(np.float32) + 4
     total, total_bg = cv2.transform(bgr, _SUM), cv2.transform(bgr_bg, _SUM)
-    share = bgr / total[..., None] - bgr_bg / total_bg[..., None]
+    share = cv2.subtract(cv2.divide(bgr, cv2.merge([total] * 3)), cv2.divide(bgr_bg, cv2.merge([total_bg] * 3)))
     chroma = cv2.transform(np.abs(share), _SUM)
     ratio = total / total_bg
     score = cv2.transform(cv2.absdiff(lab, background).astype(np.float32), _SCORE)

@@ -27,18 +27,18 @@ def _ring(fit: Fit, size: Size, height: float, camera: TableCamera) -> np.ndarra
     ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
     corners = [np.array([fit.x, fit.y]) + half * (sx * ex + sy * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
     eye = camera.centre_mm
-    points = []
     t = (np.arange(SAMPLES) + 0.5) / SAMPLES * 0.8 + 0.1  # keep away from the corners
+    sides = []
     for k in range(4):
         p, q = corners[k], corners[(k + 1) % 4]
         mid = (p + q) / 2
         outward = mid - (fit.x, fit.y)
-        facing = outward @ (eye[:2] - mid) > 0  # a side faces the camera when the camera is beyond it
-        if facing:
-            for u in t:
-                xy = p + (q - p) * u
-                points.append([xy[0], xy[1], -height])
-    return np.array(points).reshape(-1, 3)
+        if outward @ (eye[:2] - mid) > 0:  # a side faces the camera when the camera is beyond it
+            sides.append(p + (q - p) * t[:, None])
+    if not sides:
+        return np.empty((0, 3))
+    xy = np.vstack(sides)
+    return np.column_stack([xy, np.full(len(xy), -height)])
 
 
 def _line_contrast(grey: np.ndarray, fit: Fit, size: Size, height: float, camera: TableCamera) -> float:

@@ -73,6 +73,15 @@ class Palette:
             object.__setattr__(self, "_embedded_cache", cached)
         return cached
 
+    @property
+    def _examples64(self) -> tuple[np.ndarray, np.ndarray]:
+        cached = self.__dict__.get("_examples64_cache")
+        if cached is None:
+            examples = self._embedded.astype(np.float64)
+            cached = (examples, np.einsum("ij,ij->i", examples, examples))
+            object.__setattr__(self, "_examples64_cache", cached)
+        return cached
+
     def with_colour(self, name: str, examples: np.ndarray) -> Palette:
         """This table plus a colour registered at game start from a few example patches."""
         examples = np.asarray(examples, np.float32).reshape(-1, FEATURES)
@@ -83,8 +92,14 @@ class Palette:
         """Colours with probabilities, best first; empty when the patch is like nothing known."""
         if not len(self.features):
             return []
-        d = np.sqrt(((self._embedded - embed(feature)) ** 2).sum(axis=1))
-        order = np.argsort(d)[:NEIGHBOURS]
+        # squared distances as |x|^2 - 2 x.f + |f|^2, in float64: one product over the examples, no copy of them
+        # (einsum rather than a matrix product, which numpy may hand to OpenBLAS's threads)
+        examples, lengths = self._examples64
+        f = embed(feature).astype(np.float64).ravel()
+        d = np.maximum(lengths - 2.0 * np.einsum("ij,j->i", examples, f) + f @ f, 0.0)
+        nearest = np.argpartition(d, NEIGHBOURS)[:NEIGHBOURS] if len(d) > NEIGHBOURS else np.arange(len(d))
+        order = nearest[np.argsort(d[nearest])]  # (sorting thousands of distances to keep seven cost more)
+        d = np.sqrt(d)
         if d[order[0]] > self.reach:
             return []
         votes: dict[str, float] = {}

@@ -9,6 +9,7 @@ where the larger one narrows to its base, so the two share their slopes.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -20,6 +21,12 @@ def pyramid_points(x: float, y: float, angle_deg: float, size: Size, base_mm: fl
                    top_mm: float | None = None, bottom_mm: float = 0.0) -> np.ndarray:
     """Corners of a pyramid standing on the table at (x, y), cut to the heights ``bottom_mm``..``top_mm``
     above its own base (standing ``base_mm`` above the table): a frustum, or the whole pyramid."""
+    return _pyramid_at_origin(float(angle_deg), size, float(base_mm), top_mm, float(bottom_mm)) + (x, y, 0.0)
+
+
+@lru_cache(maxsize=4096)  # outlines are fitted thousands of times a frame, at a few turns: the shape once each
+def _pyramid_at_origin(angle_deg: float, size: Size, base_mm: float, top_mm: float | None,
+                       bottom_mm: float) -> np.ndarray:
     half, height = size.base_mm / 2, size.height_mm
     top = height if top_mm is None else min(top_mm, height)
     a = math.radians(angle_deg)
@@ -29,8 +36,9 @@ def pyramid_points(x: float, y: float, angle_deg: float, size: Size, base_mm: fl
     points = np.empty((8, 3))
     for k, z in enumerate((bottom_mm, top)):
         r = half * (1 - z / height)
-        points[4 * k:4 * k + 4, :2] = (x, y) + r * turned
+        points[4 * k:4 * k + 4, :2] = r * turned
         points[4 * k:4 * k + 4, 2] = -(base_mm + z)
+    points.flags.writeable = False  # shared by every call: the caller gets a moved copy
     return points
 
 
@@ -52,20 +60,33 @@ def lying_pyramid_points(x: float, y: float, angle_deg: float, size: Size) -> np
 
 def cube_points(x: float, y: float, angle_deg: float, edge_mm: float, top_only: bool = False) -> np.ndarray:
     """Corners of a cube standing on the table (or, ``top_only``, of its top face, clockwise in the table frame)."""
+    return _cube_at_origin(float(angle_deg), float(edge_mm), top_only) + (x, y, 0.0)
+
+
+@lru_cache(maxsize=4096)
+def _cube_at_origin(angle_deg: float, edge_mm: float, top_only: bool) -> np.ndarray:
     a = math.radians(angle_deg)
     c, s_ = math.cos(a), math.sin(a)
-    square = np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) @ np.array([[c, s_], [-s_, c]])
-    ring = (x, y) + edge_mm / 2 * square
+    ring = edge_mm / 2 * np.array([[-1, -1], [1, -1], [1, 1], [-1, 1]], np.float64) @ np.array([[c, s_], [-s_, c]])
     levels = (edge_mm,) if top_only else (0.0, edge_mm)
-    return np.vstack([np.column_stack([ring, np.full(4, -z)]) for z in levels])
+    points = np.vstack([np.column_stack([ring, np.full(4, -z)]) for z in levels])
+    points.flags.writeable = False
+    return points
 
 
 def cylinder_points(x: float, y: float, radius_mm: float, height_mm: float, segments: int = 16) -> np.ndarray:
     """Points round a cylinder (a disc, or the hull of a pawn) standing on the table."""
+    return _cylinder_at_origin(float(radius_mm), float(height_mm), segments) + (x, y, 0.0)
+
+
+@lru_cache(maxsize=256)
+def _cylinder_at_origin(radius_mm: float, height_mm: float, segments: int) -> np.ndarray:
     t = np.linspace(0, 2 * np.pi, segments, endpoint=False)
-    ring = np.column_stack([x + radius_mm * np.cos(t), y + radius_mm * np.sin(t)])
-    return np.vstack([np.column_stack([ring, np.zeros(segments)]),
-                      np.column_stack([ring, np.full(segments, -height_mm)])])
+    ring = np.column_stack([radius_mm * np.cos(t), radius_mm * np.sin(t)])
+    points = np.vstack([np.column_stack([ring, np.zeros(segments)]),
+                        np.column_stack([ring, np.full(segments, -height_mm)])])
+    points.flags.writeable = False
+    return points
 
 
 def outline_mask(pixels: np.ndarray, box: tuple[int, int, int, int]) -> np.ndarray:
