@@ -60,6 +60,7 @@ def create_app(test_config: dict | None = None, instance_path: str | None = None
         Path(app.config.get("GAMES_FOLDER") or Path(app.instance_path) / "games"), hub)
     app.extensions["tableside.cameras"] = app.extensions["tableside.games"].cameras = CameraRunners(
         Path(app.instance_path))
+    app.extensions["tableside.demos"] = {}  # game id -> the webui.demo.DemoRunner playing it
     app.extensions["tableside.stills"] = CameraStills(timeout_s=float(app.config.get("CAMERA_TIMEOUT_S", 10.0)))
     security.install(app)
     app.register_blueprint(catalogue.bp)

@@ -25,6 +25,9 @@ from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
 from vision.table_reader import FrameReading, TableReader
+from webui.camera_runner import camera_event
+
+ANNOUNCE_EVERY = 20  # frames between the demo table's status events (2 s at its 10 frames a second)
 
 
 @dataclass
@@ -44,11 +47,29 @@ class DemoRunner(threading.Thread):
     ``paced`` keeps to the demo's frame rate by the wall clock; unpaced, it reads every
     ``every``-th frame as fast as the machine allows (for tests)."""
 
-    def __init__(self, live, source: DemoSource, reader, paced: bool = True, every: int = 1) -> None:
+    def __init__(self, live, source: DemoSource, reader, paced: bool = True, every: int = 1,
+                 vision: str = "real") -> None:
         super().__init__(name=f"demo {live.id}", daemon=True)
         self.live, self.source, self.paced, self.every = live, source, paced, max(1, int(every))
+        self.vision = vision  # "real" (the models read each frame) or "simulated" (the renderer's truth)
         self.progress = DemoProgress(frames_total=source.demo.frames)
         self.pipeline = LivePipeline(reader, self._observe)
+
+    def status(self) -> dict:
+        """The demo table as a camera's status (``"camera"`` of ``GET /api/games/<id>`` and the
+        ``camera`` events of /events, docs/api.md): how far it has played, read by which vision."""
+        p = self.progress
+        running = not p.finished
+        state = {"source": self.live.seating.camera, "running": running, "status": "running" if running else "ended",
+                 "frames_read": p.frames_read, "frames_total": p.frames_total, "vision": self.vision,
+                 "message": p.error}
+        how = "read by the card and piece models" if self.vision == "real" else \
+            "read from the renderer's truth (simulated vision)"
+        text = f"demo table {'playing' if running else 'ended'}, {how}; frame {p.frames_read} of {p.frames_total}"
+        return {**state, "text": text + (f": stopped by {p.error}" if p.error else "")}
+
+    def _announce(self) -> None:
+        self.live.hub.announce(self.live.id, camera_event(self.live.id, self.status()))
 
     def run(self) -> None:
         started = time.monotonic()
@@ -70,6 +91,8 @@ class DemoRunner(threading.Thread):
                 truth = self.source.truth
                 self._enter_spoken(truth.position)
                 self.progress.frames_read += 1
+                if self.progress.frames_read % ANNOUNCE_EVERY == 1:
+                    self._announce()
                 self.pipeline.step(frame, truth.t)
                 ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 if ok:
@@ -79,6 +102,7 @@ class DemoRunner(threading.Thread):
             raise
         finally:
             self.progress.finished = True
+            self._announce()
 
     def _observe(self, snapshot, jpeg: bytes) -> list[Event]:
         events = self.live.observe(snapshot, jpeg)
@@ -116,7 +140,8 @@ def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(12
     live = app.extensions["tableside.games"].start(game, source.demo.recorded.setup,
                                                    Seating(camera=f"demo:{game_name}"),
                                                    layout=layouts.for_game(game, zones_of(mat)))
-    runner = DemoRunner(live, source, reader, paced=paced, every=every)
+    runner = DemoRunner(live, source, reader, paced=paced, every=every, vision="simulated" if simulated else "real")
+    app.extensions["tableside.demos"][live.id] = runner
     runner.start()
     return runner
 

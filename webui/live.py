@@ -64,6 +64,12 @@ def cameras():
     return current_app.extensions["tableside.cameras"]
 
 
+def _demo_status(live) -> dict | None:
+    """The demo table's status where it plays this game (it stands in for the camera)."""
+    runner = current_app.extensions["tableside.demos"].get(live.id)
+    return None if runner is None else runner.status()
+
+
 # -- errors: one JSON shape, a status that says whose move it is --
 @bp.errorhandler(ApiError)
 def _api_error(error: ApiError):
@@ -155,7 +161,7 @@ def summary(live: LiveGame) -> dict:
         "id": live.id, "game": game.to_json(), "title": game.type.title,
         "players": [{"name": p, "seat": i, "colour": live.seating.colours.get(p)} for i, p in enumerate(game.players)],
         "camera_source": live.seating.camera,
-        "camera": cameras().status(live),
+        "camera": cameras().status(live) or _demo_status(live),
         "view": state.view().to_json(),
         "to_move": "table" if to_move == CHANCE else to_move,
         "pending": pending_json(live),
