@@ -46,7 +46,11 @@ DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit
 # between are well inside the 40 degrees of turn it learned to read through.
 UPRIGHT_DEG = 50.0
 SURE = 0.9  # stage 2 reads an index named less surely than this at the detector's turn again,
-RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, in turn, until one names it this surely
+RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, and the three reads vote on its name
+# Two index finds whose boxes share this much of the smaller one are one index found twice (a second box
+# taking in the pip beside it): their readings are pooled, whatever each says. Indices of different
+# cards do not overlap: a card's index lies inside its white border.
+SAME_INDEX = 0.2
 
 
 class RecognitionError(RuntimeError):
@@ -149,21 +153,31 @@ class CardRecogniser:
         Which way up an index is, the detector estimates; the crop is read at that turn, and an
         index not named at least :data:`SURE` there is read again at a few turns round it
         (:data:`RETRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
-        upright); the turn that names a card most surely is kept. That turn is the card's own on
-        the picture: it is written into each index as ``turn`` (degrees), and the card's centre is
+        upright). The turns read vote on the name (summed probabilities); that name's surest read
+        is kept, and the index's turn is the middle of the turns read, weighted by how surely each
+        named it. That turn is the card's own on the picture: it is written into each index as ``turn`` (degrees), and the card's centre is
         placed from it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
-        turns = np.array([i["turn_hint"] for i in indices])
+        turns = np.array([i["turn_hint"] for i in indices], np.float64)
         probs, embeddings = self._read(image, indices, turns)
-        for d in RETRIED_TURNS_DEG:
-            unsure = np.flatnonzero(_named(probs) < SURE)
-            if not len(unsure):
-                break
-            p, e = self._read(image, [indices[k] for k in unsure], turns[unsure] + d)
-            better = _named(p) > _named(probs[unsure])
-            probs[unsure[better]], embeddings[unsure[better]] = p[better], e[better]
-            turns[unsure[better]] += d
+        unsure = np.flatnonzero(_named(probs) < SURE)
+        if len(unsure):
+            offsets = np.array((0.0, *RETRIED_TURNS_DEG))
+            reads = [(probs[unsure], embeddings[unsure])] + [
+                self._read(image, [indices[k] for k in unsure], turns[unsure] + d) for d in RETRIED_TURNS_DEG]
+            p = np.stack([r[0] for r in reads])  # turn x index x class
+            # the turns read vote on the name (one far turn's sure misreading does not outvote two);
+            # the name's surest read is kept, and the turn is the middle of where the name was read
+            votes = p.sum(axis=0)
+            votes[:, INDEX[NONE]] = -1.0
+            name = votes.argmax(axis=1)
+            weight = p[:, np.arange(len(unsure)), name]  # turn x index
+            best = weight.argmax(axis=0)
+            probs[unsure] = p[best, np.arange(len(unsure))]
+            embeddings[unsure] = np.stack([r[1] for r in reads])[best, np.arange(len(unsure))]
+            a = np.radians(offsets)[:, None]
+            turns[unsure] += np.degrees(np.arctan2((weight * np.sin(a)).sum(axis=0), (weight * np.cos(a)).sum(axis=0)))
         for i, turn, p in zip(indices, turns, probs):
             i["turn"] = float(turn)
             i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
@@ -233,9 +247,10 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
         for group in groups:
             j = group[0]
             reach = 2.5 * _box_side(indices[j]["box"])
-            if int(np.argmax(np.delete(probs[j], none))) == name and \
-                    math.dist(indices[j]["card_centre"], indices[k]["card_centre"]) < reach:
-                group.append(k)
+            same_card = int(np.argmax(np.delete(probs[j], none))) == name and \
+                math.dist(indices[j]["card_centre"], indices[k]["card_centre"]) < reach
+            if same_card or _shared(indices[j]["box"], indices[k]["box"]) >= SAME_INDEX:
+                group.append(k)  # (boxes sharing this much are one index found twice, however each was read)
                 break
         else:  # read as two names, yet placed as the two corners of one card: one card, its name in doubt
             pair = next((g for g in groups if len(g) == 1 and _opposite_corners(indices[g[0]], indices[k])), None)
@@ -276,6 +291,15 @@ def _opposite_corners(a: dict, b: dict) -> bool:
               (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4)
     near = 0.5 * max(_box_side(a["box"]), _box_side(b["box"]))
     return half_turn and all(math.dist(i["card_centre"], middle) < near for i in (a, b))
+
+
+def _shared(a, b) -> float:
+    """How much of the smaller of two boxes lies in the other."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / max(1e-9, min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1])))
 
 
 def _half_a_turn_apart(a: dict, b: dict) -> bool:

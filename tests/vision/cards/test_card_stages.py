@@ -112,3 +112,37 @@ def test_restricting_to_a_deck_removes_the_other_decks_names():
 def test_missing_models_are_reported_with_how_to_rebuild(tmp_path):
     with pytest.raises(RecognitionError, match="make models"):
         CardRecogniser(tmp_path)
+
+
+def test_an_unsure_index_is_named_by_the_vote_of_its_turns_and_turned_to_their_middle(monkeypatch):
+    # read at the detector's turn (10) the index is 8S but not surely; read 30 degrees either side,
+    # one far turn names 8C more surely than anything, the other 8S again: two reads outvote one,
+    # the surest 8S read is kept, and the turn is the middle of the reads weighted by their 8S
+    reads = {10.0: one_hot("8S", 0.85), -20.0: one_hot("8C", 0.95), 40.0: one_hot("8S", 0.88)}
+    recogniser = CardRecogniser()
+
+    def read(image, indices, turns):
+        probs = np.stack([reads[round(float(t), 6)] for t in turns])
+        return probs, probs[:, :4].copy()
+    monkeypatch.setattr(recogniser, "_read", read)
+    index = {"box": [100, 100, 114, 120], "turn_hint": 10.0}
+    probs, _ = recogniser.classify(np.zeros((300, 300, 3), np.uint8), [index])
+    assert CLASSES[int(probs[0].argmax())] == "8S" and probs[0].max() == pytest.approx(0.88)
+    w = {d: reads[10.0 + d][INDEX["8S"]] for d in (0.0, -30.0, 30.0)}
+    middle = math.degrees(math.atan2(sum(v * math.sin(math.radians(d)) for d, v in w.items()),
+                                     sum(v * math.cos(math.radians(d)) for d, v in w.items())))
+    # (about halfway between the two turns that read 8S: 10 and 40)
+    assert index["turn"] == pytest.approx(10.0 + middle) and 24.0 < index["turn"] < 26.0
+
+
+def test_two_overlapping_finds_read_as_different_cards_are_one_index_in_doubt():
+    # one index found twice, the second box taking in the pip beside it, read 8C and 8S: one card,
+    # its name pooled (here in doubt between the two), not two cards a few millimetres apart
+    twice = [{"box": [965, 562, 979, 582], "card_centre": [990, 560], "turn": -43.0},
+             {"box": [973, 568, 995, 600], "card_centre": [1029, 632], "turn": -5.0}]
+    (card,) = merge(twice, np.stack([one_hot("8C", 0.85), one_hot("8S", 0.76)]))
+    assert card.id is None and len(card.indices) == 2
+    assert [name for name, _ in card.alternatives[:2]] == ["8C", "8S"]
+    # the same readings a card's width apart stay two cards
+    apart = [twice[0], {**twice[1], "box": [1045, 568, 1067, 600], "card_centre": [1100, 632]}]
+    assert len(merge(apart, np.stack([one_hot("8C", 0.85), one_hot("8S", 0.76)]))) == 2
