@@ -71,6 +71,21 @@ class Foreground:
                 parts.append(((x0 + int(px0), y0 + int(py0), x0 + int(px1), y0 + int(py1)), part[py0:py1, px0:px1]))
         return parts
 
+    def table_round(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, ring: int = 3) -> np.ndarray:
+        """The table's colour just round a blob (``blob_mask`` 0/1 over ``box``): the median Lab of the pixels
+        within ``ring`` of it that stand out from nothing. Inside a pack of pieces the background median has
+        taken their colour; the table still shows round the pack."""
+        x0, y0, x1, y1 = box
+        h, w = self.mask.shape
+        X0, Y0, X1, Y1 = max(x0 - ring, 0), max(y0 - ring, 0), min(x1 + ring, w), min(y1 + ring, h)
+        blob = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+        blob[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = blob_mask
+        near = cv2.dilate(blob, np.ones((2 * ring + 1, 2 * ring + 1), np.uint8)) > 0
+        around = near & (self.mask[Y0:Y1, X0:X1] == 0)
+        if around.sum() < 4:  # a blob walled in by others: whatever of the box is not the blob
+            around = blob == 0
+        return np.median(self.lab[Y0:Y1, X0:X1][around], axis=0).astype(np.float32)
+
     def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
         """The parts of a blob (``blob_mask`` 0/1 over ``box``) whose hue stands out from the table's: a
         coloured piece that merged with something grey (a mat's marker, a card's border, the paper's edge)

@@ -10,7 +10,9 @@ which also finds a die the foreground missed by its pips), the registry for a to
 (:meth:`Foreground.colour_parts`: a red token that merged with a black marker beside it), and each
 part is read alone; in a game with pyramids, a blob that still yields nothing is cut at the gaps between
 packed pieces (:meth:`Foreground.packed_parts`: a supply of pyramids beside the board), and each part
-that an outline covers well is read; what still fits nothing is left out: a card's print, a shadow.
+that an outline covers well is read (:mod:`vision.pieces.packs`: the pack's lost middle, pieces touching
+with no gap, card piles that come apart like packs); what still fits nothing is left out: a card's print,
+a shadow.
 When the game has fewer dice than were found, the best matching faces are its dice and the other
 candidates are read again as pyramids (a pyramid's printed pips can look like a face). Where the
 game's variant lays pyramids on their sides, a blob no standing pyramid fits well is also fitted
@@ -31,7 +33,7 @@ from calibration.homography import TableCalibration
 from referee.pyramids import Size
 from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
-from vision.pieces import dice
+from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import Foreground
 from vision.pieces.joins import join_strength
@@ -45,6 +47,10 @@ DIE_EDGES_MM = (12.0, 14.0, 16.0, 18.0)
 SHRINK = 2  # the frame is halved before looking for pieces: they stay 10+ pixels across, and it is 4x cheaper
 MIN_IOU = 0.55  # a worse fit is not a piece
 PART_IOU = 0.65  # the same for a part cut from a pack of pieces, stricter: card print comes apart into parts too
+# a blob cut at its gaps is a pack when pieces fit parts making up this share of it; print cut at its lines (a
+# pile of card backs) is less (set on 2026-11-22 on the Deck Town demo, see the model card)
+PACK_COVER = 0.15
+CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when pieces fit this share of it
 HOPELESS = 0.35  # a solid whose outline's area is less than this share of the blob's, or the other way, is not fitted
 LYING_GATE = 0.8  # a blob a standing pyramid fits worse than this may be one lying on its side (set by hand)
 LYING_MARGIN = 0.08  # by how much more of its blob a lying pyramid must cover than a standing one (set by hand)
@@ -181,8 +187,67 @@ class PieceReader:
                 if self.pyramids_in_play and len(out.pyramids) + len(out.dice) + len(out.tokens) == before:
                     # still nothing: pyramids of one colour packed close (a supply) come apart at the gaps (the
                     # games without pyramids have no supplies, and their card backs' print would come apart too)
-                    for part in fg.packed_parts(blob.box, blob.mask):
-                        self._read_blob(image, fg, Blob(*part), out, min_iou=PART_IOU)
+                    self._read_pack(image, fg, blob, out)
+
+    def _read_pack(self, image: np.ndarray, fg: Foreground, blob: Blob, out: PiecesReading) -> None:
+        """Read a blob no piece fits whole as pieces packed close (:mod:`vision.pieces.packs`).
+
+        Its lost middle is filled in, it is cut at its gaps, and each part a piece fits (at ``PART_IOU``) is
+        read. A pack is pieces: when they explain at least ``PACK_COVER`` of the blob, each part no piece
+        fits is taken apart into clusters (:meth:`_read_clusters`). When they explain less, the blob is print
+        cut up (a pile of card backs comes apart into strips at its cards' borders, and some strips fit a
+        pyramid) or print with a piece on it: only parts of a hue apart from the rest of the blob are kept."""
+        blob = packs.holes_filled(fg, blob)
+        readings, unfit = [], []
+        for part in fg.packed_parts(blob.box, blob.mask):
+            part = Blob(*part)
+            reading = self._reading_of(image, fg, part)
+            if _count(reading):
+                readings.append((part, reading))
+            else:
+                unfit.append(part)
+        if not readings:
+            return
+        if sum(part.area for part, _ in readings) >= PACK_COVER * blob.area:
+            readings += [(part, reading) for part in unfit for reading in [self._read_clusters(image, fg, part)]
+                         if reading is not None]
+        else:
+            apart = packs.hue_apart(fg, blob, [part for part, _ in readings])
+            dropped = [reading for (_, reading), keep in zip(readings, apart) if not keep]
+            readings = [(part, reading) for (part, reading), keep in zip(readings, apart) if keep]
+            dropped_dice = [id(d) for reading in dropped for d in reading.dice]
+            self._die_candidates = [c for c in self._die_candidates if id(c[1]) not in dropped_dice]
+        for _, reading in readings:
+            out.pyramids.extend(reading.pyramids)
+            out.dice.extend(reading.dice)
+            out.tokens.extend(reading.tokens)
+            out.bands.extend(reading.bands)
+
+    def _reading_of(self, image: np.ndarray, fg: Foreground, part: Blob, may_be_die: bool = True) -> PiecesReading:
+        """What one part of a pack reads as, on its own (nothing when no piece fits it at ``PART_IOU``)."""
+        reading = PiecesReading([], [], [], [])
+        self._read_blob(image, fg, part, reading, may_be_die=may_be_die, min_iou=PART_IOU)
+        return reading
+
+    def _read_clusters(self, image: np.ndarray, fg: Foreground, part: Blob) -> PiecesReading | None:
+        """A part of a pack that no piece fits, taken apart (:func:`packs.clusters`) into the fewest clusters,
+        2 up to as many small pyramids as it has room for, of which pieces fit at least ``CLUSTERS_READ`` of
+        its pixels: the pieces read from them, or None when no number of clusters does."""
+        at = self.view.to_table(part.centroid.reshape(1, 2))[0]
+        smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
+        for k in range(2, min(packs.MAX_CLUSTERS, int(part.area / max(smallest, 1.0))) + 1):
+            cut = packs.clusters(part, k)
+            if packs.cut_edge(fg, part, cut) < packs.CUT_EDGE:  # a cut across print, not between pieces
+                continue
+            found = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False)) for cluster in cut]
+            if sum(cluster.area for cluster, reading in found if _count(reading)) >= CLUSTERS_READ * part.area:
+                merged = PiecesReading([], [], [], [])
+                for _, reading in found:
+                    merged.pyramids.extend(reading.pyramids)
+                    merged.tokens.extend(reading.tokens)
+                    merged.bands.extend(reading.bands)
+                return merged
+        return None
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         if getattr(self, "_grey_frame", None) is None:
@@ -399,6 +464,10 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
                 out.tokens.append(token)
+
+
+def _count(reading: PiecesReading) -> int:
+    return len(reading.pyramids) + len(reading.dice) + len(reading.tokens)
 
 
 def _size_confidence(margin: float, iou: float) -> float:

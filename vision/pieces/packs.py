@@ -1,0 +1,121 @@
+"""Packs of pieces: a player's supply of pyramids beside the board, touching, read one piece at a time.
+
+Pieces packed close merge into one blob of foreground that no single outline fits.
+:meth:`Foreground.packed_parts` cuts such a blob where it stands out least (the gaps between
+pieces); the reader (:meth:`vision.pieces.reader.PieceReader._read_pack`) reads each part and
+uses the helpers here:
+
+* :func:`holes_filled` first gives the blob back the pieces the foreground lost in its middle.
+  Where pieces fill the background median's window, the median takes their colour, and the middle
+  piece of a column of three stands out from nothing. The hole it leaves does not show the table,
+  unlike a real gap, so a hole whose colour is not the table's round the blob is a piece.
+* :func:`clusters` takes apart a part that no piece fits: two or more pieces touching with no gap
+  seen between them (from a camera at an angle, a pyramid's tip lies over the one behind it).
+  Its pixels are grouped by position into k compact clusters, for each k the part has room for.
+  :func:`cut_edge` says whether the lines between clusters follow an edge of the picture, as
+  between pieces that touch, or cut across print (a card back's pattern).
+* :func:`hue_apart` tells a piece standing on print (a pyramid on a card) from the print itself:
+  a piece has a colour of its own, print cut into parts has the colour of the rest of the print.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.pieces.fitting import Blob
+from vision.pieces.foreground import CHROMA_BAR, Foreground
+
+MAX_CLUSTERS = 6  # a part of a pack is taken apart into at most this many pieces
+SLIVER = 6  # a cluster of fewer pixels is a scrap of an edge, not a piece
+# the lines between clusters must change lightness at least this many times as much as the part's inside
+# (chosen on the Deck Town demo, see models/pieces/README.md)
+CUT_EDGE = 1.0
+
+
+def holes_filled(fg: Foreground, blob: Blob) -> Blob:
+    """``blob`` with its holes filled, those whose colour is not the table's round the blob (the median took
+    a piece's colour there): more than ``CHROMA_BAR`` away in Lab, lightness counted half (a hole in the shade
+    between pieces is darker table, not a piece)."""
+    mask = blob.mask.astype(np.uint8)
+    outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
+    cv2.floodFill(outside, None, (0, 0), 1)
+    holes = (outside[1:-1, 1:-1] == 0).astype(np.uint8)
+    if not holes.any():
+        return blob
+    table = fg.table_round(blob.box, blob.mask)
+    x0, y0, x1, y1 = blob.box
+    lab = fg.lab[y0:y1, x0:x1].astype(np.float32)
+    n, labels = cv2.connectedComponents(holes, connectivity=4)
+    filled = mask.copy()
+    for i in range(1, n):
+        inside = labels == i
+        d = np.median(lab[inside], axis=0) - table
+        if np.hypot(0.5 * d[0], np.hypot(d[1], d[2])) > CHROMA_BAR:
+            filled[inside] = 1
+    return Blob(blob.box, filled)
+
+
+def clusters(blob: Blob, k: int) -> list[Blob]:
+    """``blob``'s pixels in ``k`` compact groups by position (k-means, seeded for the same answer every time),
+    each as a blob; groups of fewer than ``SLIVER`` pixels are left out."""
+    ys, xs = np.nonzero(blob.mask)
+    if len(xs) < k:
+        return []
+    cv2.setRNGSeed(k)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(np.column_stack([xs, ys]).astype(np.float32), k, None, criteria, 3,
+                              cv2.KMEANS_PP_CENTERS)
+    labels = labels.ravel()
+    out = []
+    for c in range(k):
+        cx, cy = xs[labels == c], ys[labels == c]
+        if len(cx) < SLIVER:
+            continue
+        mask = np.zeros((cy.max() - cy.min() + 1, cx.max() - cx.min() + 1), np.uint8)
+        mask[cy - cy.min(), cx - cx.min()] = 1
+        x0, y0 = blob.box[0] + int(cx.min()), blob.box[1] + int(cy.min())
+        out.append(Blob((x0, y0, x0 + mask.shape[1], y0 + mask.shape[0]), mask))
+    return out
+
+
+def hue_apart(fg: Foreground, blob: Blob, parts: list[Blob]) -> list[bool]:
+    """For each of ``parts`` (blobs within ``blob``), whether its hue (median Lab a, b) lies more than
+    ``CHROMA_BAR`` from the hue of the rest of ``blob``: a piece standing on a card has a colour of its own,
+    print cut into parts has the colour of the print round it."""
+    x0, y0, x1, y1 = blob.box
+    rest = blob.mask > 0
+    for part in parts:
+        px0, py0, px1, py1 = part.box
+        rest[py0 - y0:py1 - y0, px0 - x0:px1 - x0] &= part.mask == 0
+    if not rest.any():
+        return [False] * len(parts)
+    rest_hue = np.median(fg.lab[y0:y1, x0:x1, 1:][rest], axis=0).astype(np.float32)
+    apart = []
+    for part in parts:
+        px0, py0, px1, py1 = part.box
+        hue = np.median(fg.lab[py0:py1, px0:px1, 1:][part.mask > 0], axis=0).astype(np.float32)
+        apart.append(bool(np.hypot(*(hue - rest_hue)) > CHROMA_BAR))
+    return apart
+
+
+def cut_edge(fg: Foreground, blob: Blob, parts: list[Blob]) -> float:
+    """How much more the picture's lightness changes along the lines between ``parts`` (clusters of ``blob``)
+    than inside them: pieces touching meet at an edge, print cut up is cut across its pattern."""
+    x0, y0, x1, y1 = blob.box
+    labels = np.zeros(blob.mask.shape, np.float32)
+    for k, part in enumerate(parts, 1):
+        px0, py0, px1, py1 = part.box
+        labels[py0 - y0:py1 - y0, px0 - x0:px1 - x0][part.mask > 0] = k
+    inside = labels > 0
+    square = np.ones((3, 3), np.uint8)
+    # where the cluster a pixel or its neighbour belongs to changes (outside the blob counts as no change)
+    line = (cv2.dilate(labels, square) != cv2.erode(np.where(inside, labels, 255).astype(np.float32), square)) & inside
+    line &= cv2.erode(blob.mask.astype(np.uint8), square) > 0  # not the blob's own edge
+    grey = fg.lab[y0:y1, x0:x1, 0].astype(np.float32)
+    grad = np.hypot(cv2.Sobel(grey, cv2.CV_32F, 1, 0), cv2.Sobel(grey, cv2.CV_32F, 0, 1))
+    grad = cv2.dilate(grad, square)  # the cut lies a pixel or so off the edge
+    core = inside & ~line & (cv2.erode(blob.mask.astype(np.uint8), square) > 0)
+    if not line.any() or not core.any():
+        return 0.0
+    return float(grad[line].mean() / max(grad[core].mean(), 1e-3))
