@@ -1,5 +1,6 @@
 """The Pouches layout reads staged tables back as the state's own view."""
 
+import math
 import random
 
 import pytest
@@ -28,7 +29,10 @@ def test_every_position_reads_back_as_the_states_view(sloppy):
             snapshot, _ = stage_pouches(after, rng, sloppy=sloppy, frame=before.heap)
             seen = layout.read(snapshot, before)
             assert seen.view == after.view(), f"{game.players} {before.view().diff(after.view())}"
-            assert seen.uncertain == {} and seen.unplaced == ()
+            # the only doubt on a well-read table: a pile just emptied under the tokens standing there
+            assert all(p.startswith("heap/") and p not in seen.view and f"tokens/{p[5:]}" in seen.view
+                       for p in seen.uncertain), seen.uncertain
+            assert seen.unplaced == ()
             read += 1
             grown += bool(set(after.heap) - set(before.heap))
             tokens += any(p.startswith("tokens/") and p[7:] not in {f"{c},{r}" for c, r in after.heap}
@@ -108,3 +112,26 @@ def test_a_pile_dealt_a_third_of_a_card_off_still_lands_on_its_cell():
     cards[0] = card(moved.card, (x + W / 3, y - 88 / 3), 14.0)
     seen = layouts.for_game(game).read(TableSnapshot(1.0, tuple(cards), tokens=snapshot.tokens), state)
     assert seen.view == state.view()
+
+
+def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_is_in_doubt_not_gone():
+    game, state = next((g, after) for g, pairs in positions() for _, after in pairs
+                       if any(spot in after.heap for spot in after.spots.values() if spot is not None))
+    layout = layouts.for_game(game)
+    snapshot, table = stage_pouches(state, random.Random(2), sloppy=True)
+    hidden = next(spot for spot in state.spots.values() if spot is not None and spot in state.heap)
+    place = f"heap/{hidden[0]},{hidden[1]}"
+
+    def without(cell):
+        """The table with the card on ``cell`` not seen."""
+        x, y = table.at(cell)
+        cards = tuple(c for c in snapshot.cards if math.dist(c.center_mm, (x, y)) > 0.4 * W)
+        assert len(cards) == len(snapshot.cards) - 1
+        return layout.read(TableSnapshot(2.0, cards, tokens=snapshot.tokens), state)
+
+    seen = without(hidden)
+    assert place not in seen.view and seen.uncertain[place] == (state.view()[place],)
+    assert state.view() in list(seen.alternatives())  # read as the state has it, among the readings
+    # a pile with no token on it whose card is not seen is just gone: no doubt
+    bare = next(c for c in state.heap if c not in state.spots.values())
+    assert f"heap/{bare[0]},{bare[1]}" not in without(bare).uncertain
