@@ -118,6 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--simulated-vision", action="store_true",
                       help="give the referee what a perfect recogniser would see (the renderer's ground truth) "
                            "instead of running recognition: shows the referee and dashboard at work")
+    demo.add_argument("--every-frame", action="store_true",
+                      help="read every frame of the demo table, however long that takes, instead of keeping to its "
+                           "ten frames a second (a slow machine then skips no frame, and the referee follows the "
+                           "game best)")
     demo.set_defaults(run=_serve)
 
     from vision.cards import command as recognize_command
@@ -372,7 +376,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     try:
         serve(host=args.host, port=args.port, open_browser=args.open, instance_path=args.instance, token=args.token,
-              demo=getattr(args, "game", None), simulated_vision=getattr(args, "simulated_vision", False))
+              demo=getattr(args, "game", None), simulated_vision=getattr(args, "simulated_vision", False),
+              every_frame=getattr(args, "every_frame", False))
     except (ServerError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     return 0

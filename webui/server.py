@@ -36,10 +36,12 @@ def access_token(host: str, given: str | None = None) -> str | None:
 
 def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
           instance_path: str | None = None, token: str | None = None, demo: str | None = None,
-          simulated_vision: bool = False) -> None:
+          simulated_vision: bool = False, every_frame: bool = False) -> None:
     """Serve until Ctrl+C. Raises :class:`ServerError` when the port cannot be opened. Beyond this
     machine an access token is always required (``token``, ``$TABLESIDE_TOKEN`` or a fresh one).
-    With ``demo`` (a game's name), the demo table plays that game into a new live game."""
+    With ``demo`` (a game's name), the demo table plays that game into a new live game, at its own
+    pace (frames the machine cannot read in time are skipped) or, with ``every_frame``, reading
+    every frame however long that takes."""
     token = access_token(host, token)
     app = create_app({"ACCESS_TOKEN": token}, instance_path=instance_path)
     page = "/"
@@ -53,7 +55,7 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
     if demo is not None:
         from webui.demo import start_demo
 
-        runner = start_demo(app, demo, simulated=simulated_vision)
+        runner = start_demo(app, demo, paced=not every_frame, simulated=simulated_vision)
         page = f"/play/{runner.live.id}"
         print(f"The demo table is playing {demo} ({runner.source.description})", flush=True)
     url = _browser_url(host, server.port).rstrip("/") + page + (f"?token={token}" if token else "")

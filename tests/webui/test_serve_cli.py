@@ -21,7 +21,8 @@ def test_defaults_listen_on_this_machine_only_and_open_no_browser(served, comman
     assert main([command]) == 0
     demo = "pouches" if command == "demo" else None  # the demo table plays Pouches unless told otherwise
     assert served == [{"host": "127.0.0.1", "port": 5000, "open_browser": False, "instance_path": None, "token": None,
-                       "demo": demo, "simulated_vision": False}]
+                       "demo": demo, "simulated_vision": False,
+                       "every_frame": False}]
 
 
 @pytest.mark.parametrize("command", ["serve", "demo"])
@@ -29,12 +30,18 @@ def test_flags_reach_the_server(served, command, tmp_path):
     assert main([command, "--host", "0.0.0.0", "--port", "5050", "--open", "--token", "t" * 20,
                  "--instance", str(tmp_path)]) == 0
     assert served == [{"host": "0.0.0.0", "port": 5050, "open_browser": True, "instance_path": str(tmp_path),
-                       "token": "t" * 20, "demo": "pouches" if command == "demo" else None, "simulated_vision": False}]
+                       "token": "t" * 20, "demo": "pouches" if command == "demo" else None, "simulated_vision": False,
+                       "every_frame": False}]
 
 
 def test_demo_takes_the_game_and_simulated_vision(served):
     assert main(["demo", "--game", "decktown", "--simulated-vision"]) == 0
     assert served[0]["demo"] == "deck-town" and served[0]["simulated_vision"] is True
+
+
+def test_demo_can_read_every_frame_instead_of_keeping_pace(served):
+    assert main(["demo", "--every-frame"]) == 0
+    assert served[0]["every_frame"] is True and served[0]["simulated_vision"] is False
 
 
 def test_a_short_token_is_refused_in_one_line(tmp_path, capsys):
