@@ -57,7 +57,9 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
 
         runner = start_demo(app, demo, paced=not every_frame, simulated=simulated_vision)
         page = f"/play/{runner.live.id}"
-        print(f"The demo table is playing {demo} ({runner.source.description})", flush=True)
+        read = "every frame is read, however long that takes" if every_frame else \
+            "frames the machine cannot read in time are skipped"
+        print(f"The {runner.source.description}: {read}", flush=True)
     url = _browser_url(host, server.port).rstrip("/") + page + (f"?token={token}" if token else "")
     print(f"Tableside is running at {url} (press Ctrl+C to stop)", flush=True)
     if token and not is_loopback(host):
