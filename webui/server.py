@@ -59,7 +59,8 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
         page = f"/play/{runner.live.id}"
         read = "every frame is read, however long that takes" if every_frame else \
             "frames the machine cannot read in time are skipped"
-        print(f"The {runner.source.description}: {read}", flush=True)
+        description = runner.source.description
+        print(f"{description[0].upper()}{description[1:]}: {read}", flush=True)
     url = _browser_url(host, server.port).rstrip("/") + page + (f"?token={token}" if token else "")
     print(f"Tableside is running at {url} (press Ctrl+C to stop)", flush=True)
     if token and not is_loopback(host):

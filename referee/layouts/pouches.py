@@ -68,9 +68,10 @@ class PouchesLayout:
         for place in [p for p in out.items if p.startswith("tokens/")]:
             # a pile with tokens on it whose top card is not seen: the tokens may hide it (the card
             # is there as the state has it, or gone, as a pick of its last card leaves it)
-            cell = tuple(int(v) for v in place[len("tokens/"):].split(","))
-            if cell in expected and f"heap/{place[len('tokens/'):]}" not in out.items:
-                out.doubt(f"heap/{place[len('tokens/'):]}", (expected[cell],))
+            at = place[len("tokens/"):]
+            cell = tuple(int(v) for v in at.split(","))
+            if cell in expected and f"heap/{at}" not in out.items:
+                out.doubt(f"heap/{at}", (expected[cell],))
         return out.seen(arrange)
 
     def player(self, label: str) -> str | None:

@@ -4,9 +4,10 @@ headless Chromium.
 With the renderer's ground truth in place of recognition (`--simulated-vision`), the demo must
 reach its flagged violation and its winner on the live page: this checks the runner's pacing, the
 players' spoken moves it enters, the stabiliser, the session, the events and the page together.
-Through real recognition (`make demo` itself) the Pouches demo reached its winner in the runs of
-2026-11-22 (paced, and unpaced reading every frame), but not reading every second or third frame:
-no test asserts it yet (README.md says how far it goes).
+Through real recognition, reading every frame as `make demo` does, the Pouches demo reached its
+winner on 2026-11-22; kept to its pace it did so in one run of three, and reading every second or
+third frame it stalled. No test asserts it yet: reading every frame takes about 6 minutes here
+(README.md says how far it goes).
 """
 
 from __future__ import annotations

@@ -155,8 +155,9 @@ class CardRecogniser:
         (:data:`RETRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
         upright). The turns read vote on the name (summed probabilities); that name's surest read
         is kept, and the index's turn is the middle of the turns read, weighted by how surely each
-        named it. That turn is the card's own on the picture: it is written into each index as ``turn`` (degrees), and the card's centre is
-        placed from it (``card_centre``), as the index sits at a known place on a face."""
+        named it. That turn is the card's own on the picture: it is written into each index as
+        ``turn`` (degrees), and the card's centre is placed from it (``card_centre``), as the
+        index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         turns = np.array([i["turn_hint"] for i in indices], np.float64)

@@ -72,6 +72,18 @@ class PiecesReading:
     tokens: tuple[TokenSighting, ...] = ()
     bands: list = field(default_factory=list)  # (centre_mm, bottom size, band features): what the palette learns from
 
+    @property
+    def count(self) -> int:
+        """How many pieces were read."""
+        return len(self.pyramids) + len(self.dice) + len(self.tokens)
+
+    def take(self, other: PiecesReading) -> None:
+        """Add what ``other`` read (both built as lists, while a frame is being read)."""
+        self.pyramids.extend(other.pyramids)
+        self.dice.extend(other.dice)
+        self.tokens.extend(other.tokens)
+        self.bands.extend(other.bands)
+
 
 def token_points(sig: TokenSignature):
     """The outline points of a registered token's shape at a spot."""
@@ -175,16 +187,16 @@ class PieceReader:
                 continue
             blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
                         (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
-            before = len(out.pyramids) + len(out.dice) + len(out.tokens)
+            before = out.count
             self._read_blob(image, fg, blob, out)
-            if len(out.pyramids) + len(out.dice) + len(out.tokens) == before:
+            if out.count == before:
                 # nothing fits the blob: a coloured piece may have merged with something grey beside it
                 # (a marker, a card's border, the mat's edge); each coloured part is read on its own
                 parts = fg.colour_parts(blob.box, blob.mask)
                 if len(parts) > 1 or (parts and parts[0][1].sum() < 0.8 * blob.area):
                     for part in parts:
                         self._read_blob(image, fg, Blob(*part), out)
-                if self.pyramids_in_play and len(out.pyramids) + len(out.dice) + len(out.tokens) == before:
+                if self.pyramids_in_play and out.count == before:
                     # still nothing: pyramids of one colour packed close (a supply) come apart at the gaps (the
                     # games without pyramids have no supplies, and their card backs' print would come apart too)
                     self._read_pack(image, fg, blob, out)
@@ -202,7 +214,7 @@ class PieceReader:
         for part in fg.packed_parts(blob.box, blob.mask):
             part = Blob(*part)
             reading = self._reading_of(image, fg, part)
-            if _count(reading):
+            if reading.count:
                 readings.append((part, reading))
             else:
                 unfit.append(part)
@@ -218,10 +230,7 @@ class PieceReader:
             dropped_dice = [id(d) for reading in dropped for d in reading.dice]
             self._die_candidates = [c for c in self._die_candidates if id(c[1]) not in dropped_dice]
         for _, reading in readings:
-            out.pyramids.extend(reading.pyramids)
-            out.dice.extend(reading.dice)
-            out.tokens.extend(reading.tokens)
-            out.bands.extend(reading.bands)
+            out.take(reading)
 
     def _reading_of(self, image: np.ndarray, fg: Foreground, part: Blob, may_be_die: bool = True) -> PiecesReading:
         """What one part of a pack reads as, on its own (nothing when no piece fits it at ``PART_IOU``)."""
@@ -240,12 +249,10 @@ class PieceReader:
             if packs.cut_edge(fg, part, cut) < packs.CUT_EDGE:  # a cut across print, not between pieces
                 continue
             found = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False)) for cluster in cut]
-            if sum(cluster.area for cluster, reading in found if _count(reading)) >= CLUSTERS_READ * part.area:
+            if sum(cluster.area for cluster, reading in found if reading.count) >= CLUSTERS_READ * part.area:
                 merged = PiecesReading([], [], [], [])
                 for _, reading in found:
-                    merged.pyramids.extend(reading.pyramids)
-                    merged.tokens.extend(reading.tokens)
-                    merged.bands.extend(reading.bands)
+                    merged.take(reading)  # (no dice: the clusters were read as anything but a die)
                 return merged
         return None
 
@@ -464,10 +471,6 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
                 out.tokens.append(token)
-
-
-def _count(reading: PiecesReading) -> int:
-    return len(reading.pyramids) + len(reading.dice) + len(reading.tokens)
 
 
 def _size_confidence(margin: float, iou: float) -> float:

@@ -173,10 +173,12 @@ def test_an_illegal_reveal_is_read_with_its_reason(make_game):
     assert "ann must reveal a number card (2-9), not the Sea" in str(reading.verdict)
 
 
-def test_a_discard_whose_pile_is_shuffled_into_the_empty_deck_at_once_is_read(make_game, position):
+def test_a_discard_whose_pile_is_shuffled_into_the_empty_deck_at_once_is_read(make_game, position, covers):
     """Drawing each turn, bob's draw after ann's last discard finds the deck empty, so the pile
-    becomes the new deck before the camera looks again: the discarded card is gone from sight.
-    Every card ann may hold leaves that same table and state, so each reading is one answer."""
+    becomes the new deck before the camera looks again (deck-town-1.1/deck/reshuffle): the
+    discarded card is gone from sight. Every card ann may hold leaves that same table and state,
+    so each reading is one answer."""
+    covers("deck-town-1.1/deck/reshuffle")
     from referee.games.deck_town.cards import HAND_LIMIT, composition
 
     game = make_game(draw_each_turn=True)
