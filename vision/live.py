@@ -46,7 +46,8 @@ class LivePipeline:
         self.stats.read_s += time.perf_counter() - started
         self.stats.frames += 1
         self.stats.last = reading
-        moment = self.stabiliser.push(t, frame, reading.snapshot)
+        calibration = reading.track.calibration if reading.track else None  # a truth reader has no track
+        moment = self.stabiliser.push(t, frame, reading.snapshot, calibration.to_image if calibration else None)
         if moment is None or moment.snapshot is None:
             return []
         self.stats.settled += 1

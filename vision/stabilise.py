@@ -32,7 +32,22 @@ sighting's own label with its confidence, plus its alternatives). The smoothed
 runners-up as alternatives, so one flickering frame lowers a confidence a little and never becomes
 a move. While the table stays still, voting goes on over the last ``settle_s``; a reading that
 differs from the one given (a card that really changed, say, a face recognition only now reads
-right) and keeps differing for ``settle_s`` is given as a new stable moment.
+right) and keeps differing for ``settle_s`` is given as a new stable moment. A vote needs at least
+``min_votes`` snapshots (3): on a slow machine that reads two frames in ``settle_s``, the window
+reaches further back in the still period rather than trust one or two frames.
+
+**Objects stay until their pixels change.** Recognition sometimes misses an object for a few
+frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
+the referee would read a card gone from the table: a move nobody made, which may well be legal
+and be accepted. But a physical object cannot leave without changing the picture where it lay. So
+when a reading is given, every object of the last reading given that the new one lacks (nothing
+of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
+and the frame now differ (the same ``pixel_change`` test as for stillness) on at most
+``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
+had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
+calibration's): without it, or when the frame size changed, nothing is kept. Inside one still
+period nothing can leave (any removal would have been motion), so an object merely no longer seen
+there never makes a new moment.
 """
 
 from __future__ import annotations
@@ -40,6 +55,7 @@ from __future__ import annotations
 import functools
 import math
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -53,6 +69,10 @@ MOVING, OCCLUDED, SETTLING, STABLE = "moving", "occluded", "settling", "stable"
 KINDS = ("cards", "pyramids", "dice", "tokens")
 MAX_ALTERNATIVES = 3
 TIME_SLACK_S = 1e-6  # frame times like 12/30 add up with rounding error: 0.4 s of frames must count as 0.4 s
+PIECE_RADIUS_MM = 10.0  # the patch of table looked at for a piece left out of a reading: a die's or token's half width
+
+# Table millimetres (N x 2) to the frame's pixels (N x 2): a calibration's ``to_image``.
+Where = Callable[[np.ndarray], np.ndarray]
 
 
 @dataclass(frozen=True)
@@ -85,6 +105,8 @@ class Stabiliser:
     work_width: int = 160  # width of the shrunk grey frame motion is measured on
     max_gap_s: float = 1.0  # longer without frames and the stillness must be seen again
     match_mm: float = 12.0  # sightings this close in two snapshots are the same object
+    min_votes: int = 3  # snapshots a settled reading is voted on at least, however long that takes
+    untouched_fraction: float = 0.1  # an object left out of a reading is kept if at most this much of it changed
 
     _last_t: float | None = None
     _previous: np.ndarray | None = None  # the last small grey frame
@@ -95,6 +117,8 @@ class Stabiliser:
     _vote: IdentityVote | None = None  # the snapshots of the last settle_s of this still period
     _given: list | None = None  # the marks of the reading last given in this still period
     _given_any: bool = False
+    _last_reading: TableSnapshot | None = None  # the reading last given, in any still period
+    _last_grey: np.ndarray | None = None  # the small grey frame it was given on
     _differs_since: float | None = None
     _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
 
@@ -103,6 +127,8 @@ class Stabiliser:
             raise ValueError("settle_s must not be negative; max_gap_s and match_mm must be positive")
         if not 0 <= self.still_fraction < 1 or not 0 < self.pixel_change < 255 or self.work_width < 8:
             raise ValueError("still_fraction lies in [0, 1), pixel_change in (0, 255), work_width at least 8")
+        if self.min_votes < 1 or not 0 <= self.untouched_fraction < 1:
+            raise ValueError("min_votes must be at least 1; untouched_fraction lies in [0, 1)")
         self._vote = IdentityVote(self.match_mm)
 
     @property
@@ -110,12 +136,14 @@ class Stabiliser:
         return self._status
 
     def push(self, frame_time: float, frame: np.ndarray | None,
-             snapshot: TableSnapshot | None = None) -> StableMoment | None:
+             snapshot: TableSnapshot | None = None, where: Where | None = None) -> StableMoment | None:
         """Feed one frame (and the snapshot recognised on it, if any); a :class:`StableMoment` when the
         table has just settled, or its settled reading has just changed; otherwise None.
 
         ``frame`` may be None (snapshots only); a frame that is not an image, or of a new size, counts
         as a change (stillness cannot be confirmed on it) and the reason shows in :attr:`status`.
+        ``where`` maps the snapshot's table millimetres to the frame's pixels; with it, an object the
+        vote lost but whose pixels have not changed is kept (see the module docstring).
         """
         if snapshot is not None and not isinstance(snapshot, TableSnapshot):
             raise TypeError(f"push takes a TableSnapshot or None, got {type(snapshot).__name__}")
@@ -133,28 +161,54 @@ class Stabiliser:
         self._frames += 1
         if snapshot is not None:
             self._vote.add(t, snapshot)
-        self._vote.expire(t - self.settle_s - TIME_SLACK_S)
-        if t - self._still_since < self.settle_s - TIME_SLACK_S:
+        self._vote.expire(t - self.settle_s - TIME_SLACK_S, keep=self.min_votes)
+        if t - self._still_since < self.settle_s - TIME_SLACK_S or 0 < len(self._vote) < self.min_votes:
             self._status = Stillness(SETTLING, self._still_since, motion)
             return None
         self._status = Stillness(STABLE, self._still_since, motion)
         if not self._given_any:
-            return self._give(t, frame)
+            return self._give(t, frame, where)
         marks = self._vote.marks() if len(self._vote) else None
-        if marks is None or self._given is None or _same_marks(marks, self._given, self.match_mm):
+        # only what is new counts as a difference: nothing leaves a table that stays still
+        if marks is None or self._given is None or not _unmatched(marks, self._given, self.match_mm):
             self._differs_since = None
             return None
         if self._differs_since is None:
             self._differs_since = t
         if t - self._differs_since >= self.settle_s - TIME_SLACK_S:
-            return self._give(t, frame)
+            return self._give(t, frame, where)
         return None
 
-    def _give(self, t: float, frame: np.ndarray | None) -> StableMoment:
+    def _give(self, t: float, frame: np.ndarray | None, where: Where | None) -> StableMoment:
         votes = len(self._vote)
         reading = self._vote.snapshot(t) if votes else None
-        self._given, self._given_any, self._differs_since = (self._vote.marks() if votes else None), True, None
+        if reading is not None:
+            reading = self._with_untouched(reading, where)
+            self._last_reading, self._last_grey = reading, self._previous
+        self._given = _marks_of(reading) if reading is not None else None
+        self._given_any, self._differs_since = True, None
         return StableMoment(t, self._still_since, frame, reading, self._frames, votes)
+
+    def _with_untouched(self, reading: TableSnapshot, where: Where | None) -> TableSnapshot:
+        """``reading`` with the objects of the last reading given that it lacks but whose pixels have not
+        changed since (they cannot have left the table)."""
+        before, grey_then, grey_now = self._last_reading, self._last_grey, self._previous
+        if before is None or where is None or grey_then is None or grey_now is None \
+                or grey_then.shape != grey_now.shape or self._frame_shape is None:
+            return reading
+        changed = cv2.absdiff(grey_then, grey_now) > self.pixel_change
+        scale = grey_now.shape[1] / self._frame_shape[1]
+        kept: dict[str, list] = {kind: list(getattr(reading, kind)) for kind in KINDS}
+        for kind in KINDS:
+            for old in getattr(before, kind):
+                if any(_distance(s.center_mm, old.center_mm) <= self.match_mm for s in kept[kind]):
+                    continue
+                share = _changed_share(changed, _outline_px(kind, old, where) * scale)
+                if share is not None and share <= self.untouched_fraction:
+                    kept[kind].append(old)
+        if all(len(kept[kind]) == len(getattr(reading, kind)) for kind in KINDS):
+            return reading
+        return TableSnapshot(reading.t, occluded=False, **{kind: tuple(v) for kind, v in kept.items()})
 
     def _restart(self, t: float, status: str, reason: str, motion: float) -> None:
         self._still_since, self._frames = t, 0
@@ -257,10 +311,11 @@ class IdentityVote:
                 taken.add(best)
                 tracks[best].add(t, sighting)
 
-    def expire(self, oldest: float) -> None:
-        """Forget the snapshots taken before ``oldest``."""
-        while self._times and self._times[0] < oldest:
+    def expire(self, oldest: float, keep: int = 0) -> None:
+        """Forget the snapshots taken before ``oldest``, but never the newest ``keep``."""
+        while len(self._times) > keep and self._times[0] < oldest:
             self._times.popleft()
+        oldest = self._times[0] if self._times else oldest
         for kind, tracks in self._tracks.items():
             for track in tracks:
                 track.expire(oldest)
@@ -356,16 +411,42 @@ def _marks_of(snapshot: TableSnapshot) -> list[Mark]:
 
 
 def _same_marks(a: list[Mark], b: list[Mark], match_mm: float) -> bool:
-    if len(a) != len(b):
-        return False
-    unmatched = list(b)
+    return len(a) == len(b) and not _unmatched(a, b, match_mm)
+
+
+def _unmatched(a: list[Mark], b: list[Mark], match_mm: float) -> list[Mark]:
+    """The marks of ``a`` with no mark of the same kind and label within ``match_mm`` in ``b`` (one to one)."""
+    unmatched, left = [], list(b)
     for kind, label, centre in a:
-        match = next((m for m in unmatched if m[0] == kind and m[1] == label
+        match = next((m for m in left if m[0] == kind and m[1] == label
                       and _distance(m[2], centre) <= match_mm), None)
         if match is None:
-            return False
-        unmatched.remove(match)
-    return True
+            unmatched.append((kind, label, centre))
+        else:
+            left.remove(match)
+    return unmatched
+
+
+def _outline_px(kind: str, sighting, where: Where) -> np.ndarray:
+    """The outline of a sighting in frame pixels: a card's corners; a patch round a piece's centre."""
+    if kind == "cards":
+        points = np.asarray(sighting.corners_mm, np.float64)
+    else:
+        turns = np.linspace(0, 2 * np.pi, 8, endpoint=False)
+        points = np.asarray(sighting.center_mm) + PIECE_RADIUS_MM * np.column_stack([np.cos(turns), np.sin(turns)])
+    return np.asarray(where(points), np.float64).reshape(-1, 2)
+
+
+def _changed_share(changed: np.ndarray, outline: np.ndarray) -> float | None:
+    """The share of the small pixels inside ``outline`` that changed; None when it covers none in view."""
+    if not np.all(np.isfinite(outline)):
+        return None
+    mask = np.zeros(changed.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
+    inside = mask.astype(bool)
+    if not inside.any():
+        return None
+    return float(np.count_nonzero(changed & inside)) / float(np.count_nonzero(inside))
 
 
 def _sighting(track: _Track, label, confidence: float, alternatives: tuple[Alternative, ...]):

@@ -16,6 +16,7 @@ from calibration.homography import fit_markers
 from calibration.intrinsics import IntrinsicsError, board_drawing, calibrate_camera
 from calibration.markers import detect_markers
 from calibration.mats import MAT_GAMES, PAPERS, MatError, identify, mat_layout
+from calibration import rectify as rectify_module
 from calibration.rectify import rectified_to_table, rectify, table_to_rectified
 from vision.synth.camera import PinholeCamera, render_plane
 
@@ -173,6 +174,30 @@ def test_the_one_warp_rectification_shows_what_the_point_by_point_one_shows(a3):
     fast, exact = rectify(frame, calibration, area, 2.0), rectify(frame, lensed, area, 2.0)
     assert fast.shape == exact.shape
     assert np.abs(fast.astype(int) - exact.astype(int)).mean() < 0.5
+
+
+def test_a_lens_models_view_is_every_pixel_projected_through_the_lens_and_is_reused_frame_after_frame(a3):
+    # the rectified view with a lens model interpolates the lens between every 8th pixel: it must show
+    # what projecting every pixel shows; a second frame with the same calibration reuses the map
+    from calibration.intrinsics import CameraIntrinsics
+
+    _, frame, calibration = _calibrated(a3, yaw=-25)
+    K = np.array([[900.0, 0, 640], [0, 900.0, 360], [0, 0, 1]])
+    lensed = dataclasses.replace(calibration, intrinsics=CameraIntrinsics(K, np.array([-0.3, 0.1, 0.001, -0.001, 0]),
+                                                                         (1280, 720)))
+    area = (-10.0, -10.0, 203.0, 151.0)  # sides that are no multiple of 8 pixels
+    jj, ii = np.meshgrid(np.arange(406, dtype=np.float64), np.arange(302, dtype=np.float64))
+    table = np.stack([area[0] + (jj + 0.5) / 2.0, area[1] + (ii + 0.5) / 2.0], -1).reshape(-1, 2)
+    source = lensed.to_image(table).astype(np.float32).reshape(302, 406, 2)
+    exact = cv2.remap(frame, source[..., 0], source[..., 1], cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+    view = rectify(frame, lensed, area, 2.0)
+    assert view.shape == exact.shape
+    assert np.abs(view.astype(int) - exact.astype(int)).mean() < 0.5
+    assert np.array_equal(rectify(frame[:, ::-1].copy(), lensed, area, 2.0),
+                          cv2.remap(frame[:, ::-1].copy(), *rectify_module._last_map[2], cv2.INTER_LINEAR))
+    other = dataclasses.replace(lensed, image_from_table=lensed.image_from_table @ np.diag([1.0, 1.0, 1.01]))
+    rectify(frame, other, area, 2.0)
+    assert rectify_module._last_map[0] is other  # a new calibration, a new map
 
 
 LENS = (-0.1, 0.03, 0.0005, -0.0003, 0.0)  # a typical webcam's barrel distortion

@@ -302,7 +302,7 @@ EDGE_CARDS = [("QH", 250.0, 50.0, 0.0), ("7S", 445.0, 170.0, 0.0), ("2D", 250.0,
 
 
 def table_without_mat(folder: Path, cards=CARDS, distance_mm: float = 750.0, distortion=(0.0, 0.0, 0.0, 0.0, 0.0)):
-    """Ten frames of a table with ``cards`` and no mat in ``folder``, the measured area's corners
+    """Twenty frames (2 s) of a table with ``cards`` and no mat in ``folder``, the measured area's corners
     in the picture (from the renderer's camera, as a player would click them) and that camera."""
     from vision.synth.render import camera_of as synth_camera
     from vision.synth.render import render
@@ -316,7 +316,7 @@ def table_without_mat(folder: Path, cards=CARDS, distance_mm: float = 750.0, dis
     camera = synth_camera(scene)
     corners = camera.project(np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float64))
     folder.mkdir(parents=True)
-    for number in range(10):
+    for number in range(20):  # enough for three readings to vote on however many frames the machine drops
         cv2.imwrite(str(folder / f"frame{number}.png"), picture)
     cv2.imwrite(f"/tmp/camera_runner_{folder.name}.png", picture)
     return str(folder), corners.tolist(), camera

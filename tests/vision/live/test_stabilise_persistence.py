@@ -1,0 +1,113 @@
+"""What the stabiliser keeps when recognition misses something: an object stays in the reading until its
+pixels change, and a reading is voted on at least ``min_votes`` snapshots however slowly frames come.
+
+A dropout given as a reading would be read by the referee as a card taken off the table: a move nobody
+made, which may well be legal and be accepted."""
+
+import cv2
+import numpy as np
+import pytest
+from live_frames import card, die, snapshot, table, with_hand
+
+from vision.stabilise import Stabiliser
+
+FPS = 30
+# The drawn table's first card is at (256, 216) px; with 2 px a millimetre that is (128, 108) mm.
+QH_AT, SEVEN_AT = (128, 108), (448, 216)
+
+
+def _where(points_mm):
+    """A table mapped onto the frame at 2 px a millimetre (the calibration's ``to_image`` in the pipeline)."""
+    return np.asarray(points_mm, np.float64) * 2.0
+
+
+def _without_first_card(seed):
+    """The drawn table after the first card was taken away: the mat shows where it lay."""
+    image = table(seed=seed).copy()
+    cv2.rectangle(image, (256 - 64, 216 - 72), (256 + 64, 216 + 72), (40, 110, 50), -1)
+    return image
+
+
+def _run(stabiliser, steps, where=_where):
+    """Push (frame, snapshot) pairs at 30 fps; the moments given."""
+    moments = []
+    for i, (frame, reading) in enumerate(steps):
+        moment = stabiliser.push(i / FPS, frame, reading(i / FPS), where)
+        if moment is not None:
+            moments.append(moment)
+    return moments
+
+
+def _both(t):
+    return snapshot(t, [card("QH", *QH_AT), card("7C", *SEVEN_AT)], dice=[die(4, 300, 60)])
+
+
+def _hand(count):
+    return [(with_hand(table(seed=k), 0.5, 0.9 - 0.02 * k), lambda t: snapshot(t, occluded=True))
+            for k in range(count)]
+
+
+def _ids(moment):
+    return sorted(c.card for c in moment.snapshot.cards), [d.face for d in moment.snapshot.dice]
+
+
+def test_a_card_and_a_die_missed_after_a_hand_passed_are_kept_while_their_pixels_are_unchanged():
+    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])  # recognition misses the QH and the die
+    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10) + [(table(seed=i), missed) for i in range(20)]
+    moments = _run(Stabiliser(), steps)
+    assert len(moments) == 2 and moments[1].still_since == 30 / FPS
+    assert _ids(moments[0]) == _ids(moments[1]) == (["7C", "QH"], [4])
+    kept = next(c for c in moments[1].snapshot.cards if c.card == "QH")
+    assert kept == next(c for c in moments[0].snapshot.cards if c.card == "QH")  # the sighting as it was given
+
+
+def test_a_card_really_taken_away_is_gone_from_the_reading():
+    gone = lambda t: snapshot(t, [card("7C", *SEVEN_AT)], dice=[die(4, 300, 60)])
+    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10)
+    steps += [(_without_first_card(seed=i), gone) for i in range(20)]
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4]), (["7C"], [4])]
+
+
+def test_without_the_tables_mapping_to_pixels_nothing_is_kept():
+    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])
+    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10) + [(table(seed=i), missed) for i in range(20)]
+    moments = _run(Stabiliser(), steps, where=None)
+    assert _ids(moments[1]) == (["7C"], [])
+
+
+def test_a_card_no_longer_seen_on_a_table_that_stayed_still_makes_no_new_moment():
+    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])
+    steps = [(table(seed=i), _both) for i in range(20)] + [(table(seed=i), missed) for i in range(40)]
+    moments = _run(Stabiliser(), steps)
+    assert len(moments) == 1 and _ids(moments[0]) == (["7C", "QH"], [4])
+
+
+def test_a_card_relabelled_on_a_still_table_still_makes_a_new_moment():
+    steps = [(table(seed=i), _both) for i in range(20)]
+    steps += [(table(seed=i), lambda t: snapshot(t, [card("QD", *QH_AT), card("7C", *SEVEN_AT)],
+                                                 dice=[die(4, 300, 60)])) for i in range(40)]
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m)[0] for m in moments] == [["7C", "QH"], ["7C", "QD"]]  # the QH is not kept beside its QD
+
+
+@pytest.mark.parametrize("fps", [5, 2.5])  # two frames, or one, in the 0.4 s settle time
+def test_at_a_slow_frame_rate_a_reading_waits_for_three_votes(fps):
+    # the first frame only starts the still period; the first that votes misses the QH
+    readings = [_both, lambda t: snapshot(t, [card("7C", *SEVEN_AT)])] + [_both] * 8
+    moments = []
+    stabiliser = Stabiliser()
+    for i, reading in enumerate(readings):
+        moment = stabiliser.push(i / fps, table(seed=i), reading(i / fps))
+        if moment is not None:
+            moments.append(moment)
+    assert moments[0].votes == 3 and moments[0].t == pytest.approx(3 / fps)
+    assert _ids(moments[0]) == (["7C", "QH"], [4])  # seen in two of three: not one frame's miss of two
+    assert len(moments) == 1
+
+
+def test_min_votes_and_untouched_fraction_are_checked():
+    with pytest.raises(ValueError, match="min_votes"):
+        Stabiliser(min_votes=0)
+    with pytest.raises(ValueError, match="untouched_fraction"):
+        Stabiliser(untouched_fraction=1.0)
