@@ -33,8 +33,10 @@ runners-up as alternatives, so one flickering frame lowers a confidence a little
 a move. While the table stays still, voting goes on over the last ``settle_s``; a reading that
 differs from the one given (a card that really changed, say, a face recognition only now reads
 right) and keeps differing for ``settle_s`` is given as a new stable moment. A vote needs at least
-``min_votes`` snapshots (3): on a slow machine that reads two frames in ``settle_s``, the window
-reaches further back in the still period rather than trust one or two frames.
+``min_votes`` snapshots (2): on a slow machine that reads one frame in ``settle_s``, the window
+reaches further back in the still period rather than trust a single frame. (Not more: a machine
+reading under three frames a second then still reads the demo table, which stays still for a second
+between moves; an object missed in one of two frames is kept by the rule below.)
 
 **Objects stay until their pixels change.** Recognition sometimes misses an object for a few
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
@@ -105,7 +107,7 @@ class Stabiliser:
     work_width: int = 160  # width of the shrunk grey frame motion is measured on
     max_gap_s: float = 1.0  # longer without frames and the stillness must be seen again
     match_mm: float = 12.0  # sightings this close in two snapshots are the same object
-    min_votes: int = 3  # snapshots a settled reading is voted on at least, however long that takes
+    min_votes: int = 2  # snapshots a settled reading is voted on at least, however long that takes
     untouched_fraction: float = 0.1  # an object left out of a reading is kept if at most this much of it changed
 
     _last_t: float | None = None
