@@ -42,14 +42,13 @@ between moves; an object missed in one of two frames is kept by the rule below.)
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
 the referee would read a card gone from the table: a move nobody made, which may well be legal
 and be accepted. But a physical object cannot leave without changing the picture where it lay. So
-when a reading is given, every object of the last reading given that the new one lacks (nothing
+an object given in the last two readings (not a phantom of one) that the vote now lacks (nothing
 of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
 and the frame now differ (the same ``pixel_change`` test as for stillness) on at most
 ``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
-calibration's): without it, or when the frame size changed, nothing is kept. Inside one still
-period nothing can leave (any removal would have been motion), so an object merely no longer seen
-there never makes a new moment.
+calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
+reading only is not kept: a phantom that a reading once showed must be able to go.
 """
 
 from __future__ import annotations
@@ -121,6 +120,7 @@ class Stabiliser:
     _given_any: bool = False
     _last_reading: TableSnapshot | None = None  # the reading last given, in any still period
     _last_grey: np.ndarray | None = None  # the small grey frame it was given on
+    _lasting: TableSnapshot | None = None  # the objects of the last two readings given: kept while untouched
     _differs_since: float | None = None
     _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
 
@@ -169,32 +169,39 @@ class Stabiliser:
             return None
         self._status = Stillness(STABLE, self._still_since, motion)
         if not self._given_any:
-            return self._give(t, frame, where)
-        marks = self._vote.marks() if len(self._vote) else None
-        # only what is new counts as a difference: nothing leaves a table that stays still
-        if marks is None or self._given is None or not _unmatched(marks, self._given, self.match_mm):
+            return self._give(t, frame, self._reading(t, where))
+        if not len(self._vote) or self._given is None:
+            self._differs_since = None
+            return None
+        reading = None
+        if not _same_marks(self._vote.marks(), self._given, self.match_mm):  # what the vote alone says first: cheap
+            reading = self._reading(t, where)
+        if reading is None or _same_marks(_marks_of(reading), self._given, self.match_mm):
             self._differs_since = None
             return None
         if self._differs_since is None:
             self._differs_since = t
         if t - self._differs_since >= self.settle_s - TIME_SLACK_S:
-            return self._give(t, frame, where)
+            return self._give(t, frame, reading)
         return None
 
-    def _give(self, t: float, frame: np.ndarray | None, where: Where | None) -> StableMoment:
-        votes = len(self._vote)
-        reading = self._vote.snapshot(t) if votes else None
+    def _reading(self, t: float, where: Where | None) -> TableSnapshot | None:
+        """The voted reading, with the lasting objects it lacks whose pixels have not changed."""
+        return self._with_untouched(self._vote.snapshot(t), where) if len(self._vote) else None
+
+    def _give(self, t: float, frame: np.ndarray | None, reading: TableSnapshot | None) -> StableMoment:
         if reading is not None:
-            reading = self._with_untouched(reading, where)
+            before = self._last_reading
+            self._lasting = _common(reading, before, self.match_mm) if before is not None else None
             self._last_reading, self._last_grey = reading, self._previous
         self._given = _marks_of(reading) if reading is not None else None
         self._given_any, self._differs_since = True, None
-        return StableMoment(t, self._still_since, frame, reading, self._frames, votes)
+        return StableMoment(t, self._still_since, frame, reading, self._frames, len(self._vote))
 
     def _with_untouched(self, reading: TableSnapshot, where: Where | None) -> TableSnapshot:
-        """``reading`` with the objects of the last reading given that it lacks but whose pixels have not
-        changed since (they cannot have left the table)."""
-        before, grey_then, grey_now = self._last_reading, self._last_grey, self._previous
+        """``reading`` with the lasting objects (given in the last two readings) that it lacks but whose
+        pixels have not changed since the last reading (they cannot have left the table)."""
+        before, grey_then, grey_now = self._lasting, self._last_grey, self._previous
         if before is None or where is None or grey_then is None or grey_now is None \
                 or grey_then.shape != grey_now.shape or self._frame_shape is None:
             return reading
@@ -413,20 +420,23 @@ def _marks_of(snapshot: TableSnapshot) -> list[Mark]:
 
 
 def _same_marks(a: list[Mark], b: list[Mark], match_mm: float) -> bool:
-    return len(a) == len(b) and not _unmatched(a, b, match_mm)
-
-
-def _unmatched(a: list[Mark], b: list[Mark], match_mm: float) -> list[Mark]:
-    """The marks of ``a`` with no mark of the same kind and label within ``match_mm`` in ``b`` (one to one)."""
-    unmatched, left = [], list(b)
+    if len(a) != len(b):
+        return False
+    unmatched = list(b)
     for kind, label, centre in a:
-        match = next((m for m in left if m[0] == kind and m[1] == label
+        match = next((m for m in unmatched if m[0] == kind and m[1] == label
                       and _distance(m[2], centre) <= match_mm), None)
         if match is None:
-            unmatched.append((kind, label, centre))
-        else:
-            left.remove(match)
-    return unmatched
+            return False
+        unmatched.remove(match)
+    return True
+
+
+def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapshot:
+    """The sightings of ``a`` with a sighting of the same kind within ``match_mm`` in ``b``."""
+    return TableSnapshot(a.t, occluded=False, **{kind: tuple(
+        s for s in getattr(a, kind) if any(_distance(s.center_mm, o.center_mm) <= match_mm for o in getattr(b, kind)))
+        for kind in KINDS})
 
 
 def _outline_px(kind: str, sighting, where: Where) -> np.ndarray:

@@ -51,36 +51,53 @@ def _ids(moment):
     return sorted(c.card for c in moment.snapshot.cards), [d.face for d in moment.snapshot.dice]
 
 
+def _still(reading, count=20, picture=table):
+    return [(picture(seed=i), reading) for i in range(count)]
+
+
+def _missed(t):
+    return snapshot(t, [card("7C", *SEVEN_AT)])  # recognition misses the QH and the die
+
+
 def test_a_card_and_a_die_missed_after_a_hand_passed_are_kept_while_their_pixels_are_unchanged():
-    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])  # recognition misses the QH and the die
-    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10) + [(table(seed=i), missed) for i in range(20)]
+    steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(_missed)
     moments = _run(Stabiliser(), steps)
-    assert len(moments) == 2 and moments[1].still_since == 30 / FPS
-    assert _ids(moments[0]) == _ids(moments[1]) == (["7C", "QH"], [4])
-    kept = next(c for c in moments[1].snapshot.cards if c.card == "QH")
-    assert kept == next(c for c in moments[0].snapshot.cards if c.card == "QH")  # the sighting as it was given
+    assert len(moments) == 3 and moments[2].still_since == 60 / FPS
+    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4])] * 3
+    kept = next(c for c in moments[2].snapshot.cards if c.card == "QH")
+    assert kept == next(c for c in moments[1].snapshot.cards if c.card == "QH")  # the sighting as it was given
 
 
 def test_a_card_really_taken_away_is_gone_from_the_reading():
     gone = lambda t: snapshot(t, [card("7C", *SEVEN_AT)], dice=[die(4, 300, 60)])
-    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10)
-    steps += [(_without_first_card(seed=i), gone) for i in range(20)]
+    steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(gone, picture=_without_first_card)
     moments = _run(Stabiliser(), steps)
-    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4]), (["7C"], [4])]
+    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4])] * 2 + [(["7C"], [4])]
 
 
 def test_without_the_tables_mapping_to_pixels_nothing_is_kept():
-    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])
-    steps = [(table(seed=i), _both) for i in range(20)] + _hand(10) + [(table(seed=i), missed) for i in range(20)]
+    steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(_missed)
     moments = _run(Stabiliser(), steps, where=None)
-    assert _ids(moments[1]) == (["7C"], [])
+    assert _ids(moments[2]) == (["7C"], [])
 
 
-def test_a_card_no_longer_seen_on_a_table_that_stayed_still_makes_no_new_moment():
-    missed = lambda t: snapshot(t, [card("7C", *SEVEN_AT)])
-    steps = [(table(seed=i), _both) for i in range(20)] + [(table(seed=i), missed) for i in range(40)]
+def test_a_phantom_of_one_reading_is_not_kept():
+    phantom = lambda t: snapshot(t, [card("QH", *QH_AT), card("7C", *SEVEN_AT), card("2D", 300, 300)],
+                                 dice=[die(4, 300, 60)])
+    steps = _still(_both) + _hand(10) + _still(phantom) + _hand(10) + _still(_both)
     moments = _run(Stabiliser(), steps)
-    assert len(moments) == 1 and _ids(moments[0]) == (["7C", "QH"], [4])
+    assert [_ids(m)[0] for m in moments] == [["7C", "QH"], ["2D", "7C", "QH"], ["7C", "QH"]]
+
+
+def test_on_a_still_table_a_lasting_card_no_longer_seen_makes_no_new_moment_and_a_phantom_going_does():
+    steps = _still(_both) + _hand(10) + _still(_both) + _still(_missed, 40)
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4])] * 2
+    phantom = lambda t: snapshot(t, [card("QH", *QH_AT), card("7C", *SEVEN_AT), card("2D", 300, 300)],
+                                 dice=[die(4, 300, 60)])
+    steps = _still(_both) + _hand(10) + _still(phantom) + _still(_both, 40)
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m)[0] for m in moments] == [["7C", "QH"], ["2D", "7C", "QH"], ["7C", "QH"]]
 
 
 def test_a_card_relabelled_on_a_still_table_still_makes_a_new_moment():
