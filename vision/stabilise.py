@@ -210,7 +210,8 @@ class Stabiliser:
         kept: dict[str, list] = {kind: list(getattr(reading, kind)) for kind in KINDS}
         for kind in KINDS:
             for old in getattr(before, kind):
-                if any(_distance(s.center_mm, old.center_mm) <= self.match_mm for s in kept[kind]):
+                if any(_distance(s.center_mm, old.center_mm) <= self.match_mm for s in kept[kind]) \
+                        or _moved(kind, old, getattr(reading, kind)):
                     continue
                 share = _changed_share(changed, _outline_px(kind, old, where) * scale)
                 if share is not None and share <= self.untouched_fraction:
@@ -437,6 +438,18 @@ def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapsho
     return TableSnapshot(a.t, occluded=False, **{kind: tuple(
         s for s in getattr(a, kind) if any(_distance(s.center_mm, o.center_mm) <= match_mm for o in getattr(b, kind)))
         for kind in KINDS})
+
+
+def _moved(kind: str, old, now: tuple) -> bool:
+    """Whether a reading's sightings ``now`` show ``old`` moved: its name elsewhere (a card or token is
+    one of a kind), or a sighting of its kind whose centre lies on it (a fanned hand spread out anew)."""
+    label = _label(kind, old)
+    if kind in ("cards", "tokens") and label not in (None, "back") and any(_label(kind, s) == label for s in now):
+        return True
+    if kind == "cards":
+        outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
+        return any(cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
+    return any(_distance(s.center_mm, old.center_mm) <= PIECE_RADIUS_MM for s in now)
 
 
 def _outline_px(kind: str, sighting, where: Where) -> np.ndarray:

@@ -75,6 +75,16 @@ def test_a_card_really_taken_away_is_gone_from_the_reading():
     assert [_ids(m) for m in moments] == [(["7C", "QH"], [4])] * 2 + [(["7C"], [4])]
 
 
+@pytest.mark.parametrize("where_now", [(128, 130), (300, 300)])  # spread out beside where it lay; moved away
+def test_a_card_seen_moved_is_not_kept_where_it_lay_too(where_now):
+    # a fan spread out anew moves each card by less than its width: the pixels where a card lay may
+    # still look like a card, but the card is the one seen beside it (or its name seen elsewhere)
+    moved = lambda t: snapshot(t, [card("QH", *where_now), card("7C", *SEVEN_AT)], dice=[die(4, 300, 60)])
+    steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(moved)
+    moments = _run(Stabiliser(), steps)
+    assert [(c.card, c.center_mm) for c in moments[2].snapshot.cards] == [("QH", where_now), ("7C", SEVEN_AT)]
+
+
 def test_without_the_tables_mapping_to_pixels_nothing_is_kept():
     steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(_missed)
     moments = _run(Stabiliser(), steps, where=None)
