@@ -4,16 +4,17 @@ headless Chromium.
 With the renderer's ground truth in place of recognition (`--simulated-vision`), the demo must
 reach its flagged violation and its winner on the live page: this checks the runner's pacing, the
 players' spoken moves it enters, the stabiliser, the session, the events and the page together.
-Through real recognition, reading every frame as `make demo` does, the Pouches demo reached its
-winner on 2026-11-22; kept to its pace it did so in one run of three, and reading every second or
-third frame it stalled. No test asserts it yet: reading every frame takes about 6 minutes here
-(README.md says how far it goes).
+Through real recognition (the card and token models on every second rendered frame, as
+`make demo` does on every frame), the Pouches demo must be refereed move for move as it was
+played: every move of the script accepted in order, nothing else, its illegal move flagged with
+its rule, Cat's win declared.
 """
 
 from __future__ import annotations
 
 from playwright.sync_api import expect
 
+from referee.playthrough import replay
 from served import running
 from webui import create_app
 from webui.demo import start_demo
@@ -63,3 +64,24 @@ def test_the_demo_table_reports_its_progress_and_vision_as_the_games_camera(tmp_
     assert ended["frames_read"] == runner.progress.frames_read and ended["text"].startswith("demo table ended")
     app.extensions["tableside.games"].close()
 
+
+
+def test_the_pouches_demo_is_refereed_through_real_vision_move_for_move_to_its_winner(tmp_path):
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    runner = start_demo(app, "pouches", paced=False, every=2)  # 1280x720, the models read every 2nd frame
+    runner.join(timeout=900)
+    progress = runner.progress
+    assert progress.finished and progress.error is None and not progress.refused, progress.refused
+    recorded = runner.source.demo.recorded
+    script = [line.action for line in recorded.lines if line.illegal_rule is None]
+    played = replay(recorded).states[-1]
+    session = runner.live.session
+    # no move misread, none missed, none made up: the referee's game is the script's
+    assert [str(recorded.game.actions.parse(a)) for a in script] == list(session.moves)
+    assert session.state.to_json() == played.to_json() and session.state.outcome().winners == ("cat",)
+    violations = [e for e in progress.events if e.kind == "violation"]
+    assert len(violations) == 1 and [r["rule"] for r in violations[0].payload["readings"][0]["verdict"]["reasons"]] \
+        == ["pouches-1.9/move/uphill"]
+    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
+    assert len(outcome) == 1 and outcome[0]["rule"] == "pouches-1.9/win/at-once"
+    app.extensions["tableside.games"].close()
