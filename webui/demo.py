@@ -4,7 +4,8 @@
 frame goes through the same vision (cards, pieces, stabilisation) and the same referee session a
 webcam's frames would. What a camera cannot see (a weapon named aloud, a card drawn into a pouch)
 is entered for the players, as they would enter it on the dashboard, just before the table that
-follows it comes into view. Paced by the wall clock, a slow machine skips frames rather than
+follows it comes into view; and when the referee asks which of several moves was made (two moves
+the table cannot tell apart), the players answer with the one they made. Paced by the wall clock, a slow machine skips frames rather than
 falling behind, as the live pipeline does with a real camera.
 """
 
@@ -39,6 +40,7 @@ class DemoProgress:
     error: str | None = None  # why the runner stopped early, if it did
     events: list[Event] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # players' entries the referee refused, and why
+    answered: list[str] = field(default_factory=list)  # the referee's questions the players answered: their move
 
 
 class DemoRunner(threading.Thread):
@@ -107,6 +109,27 @@ class DemoRunner(threading.Thread):
 
     def _observe(self, snapshot, jpeg: bytes) -> list[Event]:
         events = self.live.observe(snapshot, jpeg)
+        self.progress.events.extend(events)
+        if any(e.kind == "question" for e in events):
+            events += self._answer()
+        return events
+
+    def _answer(self) -> list[Event]:
+        """The players answer the referee's open question as they played: with the one legal reading
+        that is a move of the shot in view or leads to the table it shows. None fits (the camera
+        misread the table): they leave the question for the table to settle."""
+        pending = self.live.session.pending
+        if pending is None or pending.kind != "question":
+            return []
+        shot = self.source.demo.shots[self.source.truth.position]
+        game, state = self.live.game, self.live.session.state
+        played = {str(game.actions.parse(line.action)) for line in shot.lines if line.illegal_rule is None}
+        fits = [k for k, c in enumerate(pending.candidates) if c.reading.verdict.legal and (
+            str(c.reading.action) in played or state.apply(c.reading.action) == shot.state)]
+        if len(fits) != 1:
+            return []
+        self.progress.answered.append(str(pending.candidates[fits[0]].reading.action))
+        events = self.live.choose(fits[0])
         self.progress.events.extend(events)
         return events
 

@@ -85,3 +85,24 @@ def test_the_pouches_demo_is_refereed_through_real_vision_move_for_move_to_its_w
     outcome = [e.payload for e in progress.events if e.kind == "outcome"]
     assert len(outcome) == 1 and outcome[0]["rule"] == "pouches-1.9/win/at-once"
     app.extensions["tableside.games"].close()
+
+
+def test_the_demos_players_answer_a_question_only_they_can_settle(tmp_path):
+    # Pungo's demo twice lands a small on a small, stepping it in from one side or another: the table
+    # looks the same either way, so the referee asks, and the players answer with the step they made
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    runner = start_demo(app, "pungo", paced=False, size=(640, 360), simulated=True)
+    runner.join(timeout=600)
+    progress = runner.progress
+    assert progress.finished and progress.error is None and not progress.refused, progress.refused
+    questions = [e for e in progress.events if e.kind == "question"]
+    assert len(questions) == 2 and progress.answered == ["turn ann - r1c2:1:W", "turn ann - r2c2:1:W"]
+    for question, answer in zip(questions, progress.answered):
+        readings = [r["notation"] for r in question.payload["readings"]]
+        assert len(readings) == 2 and answer in readings and all(r[:-1] == answer[:-1] for r in readings)
+    chosen = [e.payload for e in progress.events if e.kind == "correction" and e.payload["what"] == "choose"]
+    assert [c["notation"] for c in chosen] == progress.answered
+    recorded = runner.source.demo.recorded
+    assert runner.live.session.state == replay(recorded).states[-1]
+    assert runner.live.session.state.outcome().winners == ("ann",)
+    app.extensions["tableside.games"].close()
