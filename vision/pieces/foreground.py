@@ -18,6 +18,7 @@ CHROMA_BAR = 12.0  # a Lab (a, b) distance that sets a coloured part apart from 
 PACK_AREA = 0.6
 PACKED_ALIKE = 20.0  # Lab distance (lightness counted half) within which a pixel has its neighbour pieces' colour
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
+TABLE_LIKE = 10.0  # Lab distance (lightness counted half) within which a blob's pixel looks like the table round it
 
 
 @dataclass
@@ -85,6 +86,32 @@ class Foreground:
         if around.sum() < 4:  # a blob walled in by others: whatever of the box is not the blob
             around = blob == 0
         return np.median(self.lab[Y0:Y1, X0:X1][around], axis=0).astype(np.float32)
+
+    def without_table(self, box: tuple[int, int, int, int], blob_mask: np.ndarray) -> tuple | None:
+        """The blob (``blob_mask`` 0/1 over ``box``) without its pixels that look like the table just round it
+        (:meth:`table_round`, within ``TABLE_LIKE``): its largest part, holes filled, as (box, mask) like the blob.
+        None when none of it looks like the table, or nothing is left.
+
+        Between pieces standing close the background median takes their colour, so the bare table there stands
+        out and joins the nearest piece's blob; the table round the blob still shows what the table looks like."""
+        x0, y0, x1, y1 = box
+        table = self.table_round(box, blob_mask)
+        d = self.lab[y0:y1, x0:x1].astype(np.float32) - table
+        alike = np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2) < TABLE_LIKE
+        inside = blob_mask > 0
+        if not (alike & inside).any():
+            return None
+        rest = cv2.morphologyEx((inside & ~alike).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+        if n < 2:
+            return None
+        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        px, py, pw, ph = (int(v) for v in stats[i, :4])
+        part = (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)
+        # a piece's own pixels that look like the table (a highlight on white plastic) stay: holes are filled
+        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
+        return (x0 + px, y0 + py, x0 + px + pw, y0 + py + ph), part
 
     def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
         """The parts of a blob (``blob_mask`` 0/1 over ``box``) whose hue stands out from the table's: a

@@ -1,10 +1,17 @@
-"""Where a perched pyramid of the *same* colour begins: the line its base draws across the one below.
+"""Where a perched pyramid of the *same* colour begins: the line its base draws, and its own pips.
 
 A red small on a red large's tip has the large's outline and colour, so colour bands cannot see it.
-What shows is the join: the small's base edge crosses each face of the large at the perch height,
-a thin line brighter or darker than the plastic just above and below it. :func:`join_strength`
-measures that line on the faces turned to the camera, and compares it with the same measure a few
-millimetres higher and lower, where a lone pyramid's face is smooth.
+Two things show:
+
+* the join (:func:`join_strength`): the small's base edge crosses each face of the large at the
+  perch height, a thin line brighter or darker than the plastic just above and below it, measured
+  on the faces turned to the camera and compared with the same measure a few millimetres higher
+  and lower, where a lone pyramid's face is smooth;
+* the perched pyramid's pips (:func:`pip_dip`): every Looney pyramid has its 1, 2 or 3 pips near
+  the base of each face, in the middle. A perched medium's two pips sit a few millimetres above
+  the perch height, across the middle of the large's faces, where a lone large is plain plastic.
+  This cue holds where the join does not: a medium perches 9.8 mm up a large and a small 9.7 mm up
+  a medium, just above the bottom pyramid's own pips, which the join's line measure takes for a line.
 """
 
 from __future__ import annotations
@@ -18,6 +25,14 @@ from vision.pieces.fitting import Fit
 
 STEP_MM = 2.5  # how far above and below the line the plastic is compared
 SAMPLES = 12  # points along each face
+# Looney pyramids' pips, near the base of each face in the middle (the maker's moulding, as measured for the
+# renderer's models): a pip's radius, the distance between pips' centres, and how far up the slant the row's
+# centre lies (a share of the slant, plus one radius)
+PIP_RADIUS_MM = 1.3
+PIP_SPACING_MM = 3.4
+PIP_RISE = 0.12
+PIP_SAMPLES = 9  # points across the row of pips, on each face
+ROW_SEARCH_MM = (-1.5, 0.0, 1.5)  # where each face's row of pips is looked for, round where it should be
 
 
 def _ring(fit: Fit, size: Size, height: float, camera: TableCamera) -> np.ndarray:
@@ -64,3 +79,61 @@ def join_strength(grey: np.ndarray, fit: Fit, size: Size, height: float, camera:
               if 2 * STEP_MM < h < size.height_mm - 2 * STEP_MM]
     reference = float(np.mean(around)) if around else at
     return (at + 1.0) / (reference + 1.0)
+
+
+def _pip_row_height(size: Size) -> float:
+    """Height above its own base of the row of pips on a pyramid's faces."""
+    slant = float(np.hypot(size.height_mm, size.base_mm / 2))
+    return (slant * PIP_RISE + PIP_RADIUS_MM) * size.height_mm / slant
+
+
+def _pip_row_half(size: Size) -> float:
+    """Half the width of the row of a pyramid's pips along a face (its pip count is its size)."""
+    return PIP_SPACING_MM * (int(size) - 1) / 2 + PIP_RADIUS_MM
+
+
+def _middle(fit: Fit, size: Size, height: float, half_mm: float, camera: TableCamera) -> np.ndarray:
+    """Points (N x 3) across the middle ``2 * half_mm`` of the camera-facing sides at ``height``."""
+    half = size.base_mm / 2 * (1 - height / size.height_mm)
+    a = np.radians(fit.angle)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    centre = np.array([fit.x, fit.y])
+    corners = [centre + half * (sx * ex + sy * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    across = np.linspace(-1.0, 1.0, PIP_SAMPLES) * min(half_mm / max(half, 1e-6), 1.0)
+    sides = []
+    for k in range(4):
+        p, q = corners[k], corners[(k + 1) % 4]
+        mid = (p + q) / 2
+        if (mid - centre) @ (camera.centre_mm[:2] - mid) > 0:  # a side faces the camera when the camera is beyond it
+            sides.append(mid + (q - p)[None, :] / 2 * across[:, None])
+    if not sides:
+        return np.empty((0, 3))
+    xy = np.vstack(sides)
+    return np.column_stack([xy, np.full(len(xy), -height)])
+
+
+def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float, camera: TableCamera) -> float:
+    """How much darker, as a share of the plastic's lightness, the middle of the faces of ``bottom`` is where the
+    pips of a ``top`` perched ``perch_mm`` up would be, than both just above and just below (``STEP_MM``).
+
+    About 0 on a plain face (a ramp from one colour to the next above is no darker than both sides); a row of
+    pips makes it clearly positive (pips are the plastic, darker). The faces are steep: a base fitted 1 mm off
+    across a face puts a row 3.5 mm higher or lower on it, so each face's row is looked for within
+    ``ROW_SEARCH_MM`` of where it should be, and the faces' best dips are averaged."""
+    row = perch_mm + _pip_row_height(top)
+    best = None
+    for offset in ROW_SEARCH_MM:
+        rows = []
+        for h in (row + offset - STEP_MM, row + offset, row + offset + STEP_MM):
+            points = _middle(fit, bottom, h, _pip_row_half(top), camera)
+            if not len(points):
+                return 0.0
+            px = camera.project(points).astype(np.float32)
+            rows.append(cv2.remap(grey, px[:, 0:1], px[:, 1:2], cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE).ravel().astype(np.float32))
+        if len({len(r) for r in rows}) != 1:  # a side turns away between the heights: too close to call
+            continue
+        below, at, above = (r.reshape(-1, PIP_SAMPLES) for r in rows)  # one line per camera-facing side
+        dips = (np.minimum(below, above) - at).mean(axis=1) / np.maximum((below + above).mean(axis=1) / 2, 1.0)
+        best = dips if best is None or len(best) != len(dips) else np.maximum(best, dips)
+    return float(np.mean(best)) if best is not None else 0.0

@@ -36,7 +36,7 @@ from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import Foreground
-from vision.pieces.joins import join_strength
+from vision.pieces.joins import join_strength, pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
 from vision.pieces.stacks import read_lying, read_stack
@@ -52,6 +52,14 @@ PART_IOU = 0.65  # the same for a part cut from a pack of pieces, stricter: card
 PACK_COVER = 0.15
 CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when pieces fit this share of it
 HOPELESS = 0.35  # a solid whose outline's area is less than this share of the blob's, or the other way, is not fitted
+# a blob no piece fits better than this is tried without its pixels that look like the table round it, and read so
+# when a piece then fits better by TRIM_GAIN (set on 2026-11-22, session 6, looking at the Pungo demo: a large
+# pyramid's blob with a lobe of bare mat between it and its neighbours fitted at 0.67 to 0.79; see the model card)
+TRIM_GATE = 0.85
+TRIM_GAIN = 0.05
+# ... and only when at least this share of what is taken off lies outside the outline fitted to the whole blob: bare
+# table lies beside the piece, while pale plastic taken for the table (a white pyramid on a light table) lies within
+TRIM_OUTSIDE = 0.15
 LYING_GATE = 0.8  # a blob a standing pyramid fits worse than this may be one lying on its side (set by hand)
 LYING_MARGIN = 0.08  # by how much more of its blob a lying pyramid must cover than a standing one (set by hand)
 LYING_TURNS = tuple(float(a) for a in range(0, 360, 15))
@@ -384,12 +392,33 @@ class PieceReader:
 
     def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading, may_be_die: bool = True,
                    min_iou: float = MIN_IOU) -> None:
-        """Read one blob into ``out``: the piece whose outline fits it best, when it fits at least ``min_iou``."""
+        """Read one blob into ``out``: the piece whose outline fits it best, when it fits at least ``min_iou``.
+
+        A blob a piece fits, but not closely, may hold table beside its piece: between pieces standing close,
+        the background median takes their colour, and the bare table there stands out. Without the pixels that
+        look like the table round the blob (:meth:`Foreground.without_table`), it is read instead when a
+        piece then fits it clearly better (by ``TRIM_GAIN``) and what was taken off lay partly beside the piece
+        fitted to the whole blob (``TRIM_OUTSIDE``), not all within it (a white pyramid's own plastic)."""
+        fits = self._fit_blob(blob, may_be_die)
+        if fits is None:
+            return
+        if min_iou <= fits[0][0] < TRIM_GATE:  # only a piece's fit is bettered: print cut down is never made one
+            trimmed = fg.without_table(blob.box, blob.mask)
+            if trimmed is not None and _outside_share(blob, trimmed, fits[0][3]) < TRIM_OUTSIDE:
+                trimmed = None
+            trimmed_fits = self._fit_blob(Blob(*trimmed), may_be_die) if trimmed is not None else None
+            if trimmed_fits is not None and trimmed_fits[0][0] >= fits[0][0] + TRIM_GAIN:
+                blob, fits = Blob(*trimmed), trimmed_fits
+        self._read_fitted(image, fg, blob, fits, out, may_be_die, min_iou)
+
+    def _fit_blob(self, blob: Blob, may_be_die: bool) -> list[tuple[float, str, object, Fit]] | None:
+        """Every piece's outline fitted to ``blob``, as (score, kind, what, fit), best first; None when the blob is
+        too small or too large for any piece."""
         at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
         largest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.LARGE))
         if not 0.35 * smallest <= blob.area <= 2.5 * largest:
-            return
+            return None
         fits: list[tuple[float, str, object, Fit]] = []
 
         def fit(points, turns=TURNS, fitter=fit_outline, need: float = HOPELESS) -> Fit:
@@ -424,6 +453,11 @@ class PieceReader:
                 # a standing pyramid's outline with its shadow can look a little like one lying: a clear margin
                 fits.append((f.iou - LYING_MARGIN, "lying", size, f))
         fits.sort(key=lambda item: -item[0])
+        return fits
+
+    def _read_fitted(self, image, fg: Foreground, blob: Blob, fits: list, out: PiecesReading, may_be_die: bool,
+                     min_iou: float) -> None:
+        """Read ``blob`` into ``out`` from its fits (:meth:`_fit_blob`)."""
         die_fit = next((f for f in fits if f[1] == "die"), (0.0, "die", None, None))
         others = [f for f in fits if f[1] != "die"]
         if not (self.pyramids_in_play or any(s.shape == "pyramid" for s in self.tokens.signatures)):
@@ -458,7 +492,8 @@ class PieceReader:
             grey = self._grey(image)
             full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
             sighting, features = read_stack(fit, what, self.view, fg, self.palette, size_conf, alts,
-                                            join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera))
+                                            join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera),
+                                            pips_at=lambda top, h: pip_dip(grey, full_fit, what, top, h, self.camera))
             out.bands.append(((fit.x, fit.y), int(what), features))
             token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))
             if token is not None:
@@ -471,6 +506,17 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
                 out.tokens.append(token)
+
+
+def _outside_share(blob: Blob, trimmed: tuple, fit: Fit) -> float:
+    """The share of what trimming took off ``blob`` that lies outside the outline ``fit`` (of the whole blob)."""
+    x0, y0, x1, y1 = blob.box
+    kept = np.zeros_like(blob.mask)
+    (tx0, ty0, tx1, ty1), part = trimmed
+    kept[ty0 - y0:ty1 - y0, tx0 - x0:tx1 - x0] = part
+    taken = (blob.mask > 0) & (kept == 0)
+    inside = outline_mask(fit.outline_px, blob.box) > 0
+    return float((taken & ~inside).sum() / max(int(taken.sum()), 1))
 
 
 def _size_confidence(margin: float, iou: float) -> float:

@@ -5,8 +5,10 @@ the perched one sits exactly where the bottom narrows to its base width and shar
 So the outline gives the bottom size, and the stack is read by cutting that outline at the heights
 where a perched medium (9.8 mm up a large) or small (19.4 mm up a large, 9.7 mm up a medium)
 would begin, and naming the colour of each band: where the colour changes, a new pyramid begins.
-A pyramid over a smaller one of the same colour (a same-colour tree) reads as one pyramid, and a
-nest shows only its outer pyramid: the camera cannot see inside, the referee remembers.
+A pyramid perched on one of its own colour (a same-colour tree) shows no change of colour: it is
+read where :mod:`vision.pieces.joins` sees it (its own pips across the faces below, or for a small on
+a large the line its base draws), and otherwise the stack reads as its bottom pyramid. A nest shows
+only its outer pyramid: the camera cannot see inside, the referee remembers.
 """
 
 from __future__ import annotations
@@ -110,41 +112,63 @@ STRUCTURES = {
 }
 EXTRA_PYRAMID = 1.5  # log-odds a reading pays for each perched pyramid: a plain pyramid is more common
 JOIN_THRESHOLD = 1.35  # join strength that reads as a perched small (chosen on seeds 2000-2011, not measured on)
+# a pip dip (joins.pip_dip) that reads as a perched pyramid of the same colour: above the most a face with no pyramid
+# perched there showed (0.042) on fit seeds 0-15 of the piece tables and 0-9 of the Pungo games and openings and on
+# the Pungo demo, but for one small fitted as a medium (0.080); perched ones of the same colour showed 0.049 to 0.14
+# on those seeds, 0.14 to 0.26 on the demo (chosen on them, 2026-11-22 session 6)
+PIP_DIP = 0.05
+# log-odds a perched pyramid seen by joins.py counts for: added to a reading that has it, taken from one that reads
+# its bands as part of the pyramid below (set by hand, 2026-11-22 session 6: with 1.0, and nothing taken, a
+# red3+red2+red1 seen plainly was read at confidence 0.53, under the layouts' 0.6, and flickered in the live demo)
+PERCH_SEEN = 1.5
 FLOOR = 0.03  # the least probability a band's reading gives any colour (neighbour votes are coarse)
 
 
 def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, palette: Palette,
                size_confidence: float, size_alternatives: list[tuple[Size, float]],
-               join_at=None) -> tuple[PyramidSighting, list]:
+               join_at=None, pips_at=None) -> tuple[PyramidSighting, list]:
     """The sighting of a stack whose bottom pyramid has been fitted; also the bands' features (for fitting palettes).
 
     Every way of grouping the bands into pyramids is scored by how well one colour per group
     explains its bands, less a toll per perched pyramid; the best is the reading, the next ones its
-    alternatives, with probabilities from the scores. ``join_at(height)`` measures the line a
-    perched pyramid's base draws (:mod:`vision.pieces.joins`): where it is strong, a small of the
-    large's own colour is read on its tip.
+    alternatives, with probabilities from the scores. A pyramid perched on one of its own colour
+    is read only where :mod:`vision.pieces.joins` sees it: ``pips_at(top, height)`` measures the
+    pips of a ``top`` perched ``height`` up (:func:`~vision.pieces.joins.pip_dip`), ``join_at(height)``
+    the line a perched pyramid's base draws (used for a small on a large's tip).
     """
     features = band_features(fit, bottom, camera, fg)
     votes = [dict(palette.classify(f)) if f is not None else {} for f in features]
     colours = sorted({c for v in votes for c in v})
-    same_colour_small = (bottom == Size.LARGE and join_at is not None
-                         and join_at(perch_height(Size.LARGE, Size.SMALL)) > JOIN_THRESHOLD)
+    cuts = band_cuts(bottom)
+    seen: dict[tuple[Size, float], bool] = {}
+
+    def perched(top: Size, height: float) -> bool:
+        """Whether a ``top`` of the colour below perches ``height`` up (measured once per place)."""
+        if (top, height) not in seen:
+            seen[top, height] = bool(
+                (pips_at is not None and pips_at(top, height) > PIP_DIP)
+                or (bottom == Size.LARGE and top == Size.SMALL and join_at is not None
+                    and join_at(height) > JOIN_THRESHOLD))
+        return seen[top, height]
+
     readings = []
     for groups in STRUCTURES[bottom]:
         score, stack = 0.0, []
         for k, group in enumerate(groups):
+            # a pyramid seen perching where this reading has one pyramid's bands go on counts against it
+            score -= PERCH_SEEN * sum(perched(_perching(bottom, b), cuts[b]) for b in group[1:])
             shown = [votes[b] for b in group if votes[b]]
             if not shown:  # nothing readable here: unknown plastic
                 best, gain = UNKNOWN, math.log(FLOOR) * len(group)
             else:
                 best, gain = max(((c, sum(math.log(max(v.get(c, 0.0), FLOOR)) for v in shown)) for c in colours),
                                  key=lambda cg: cg[1])
+            size = bottom if k == 0 else _perching(bottom, group[0])
             if stack and best == stack[-1].colour:
-                if same_colour_small and group == (2,):
-                    score += EXTRA_PYRAMID + 1.0  # the join shows: a small of the same colour perches here
+                if best != UNKNOWN and perched(size, cuts[group[0]]):
+                    score += EXTRA_PYRAMID + PERCH_SEEN  # it shows: a pyramid of the same colour perches here
                 else:
                     score = -math.inf  # a perched pyramid of the same colour reads as the one below it
-            size = bottom if k == 0 else (Size.SMALL if group == (2,) or bottom == Size.MEDIUM else Size.MEDIUM)
             stack.append(Pyramid(best, size))
             score += gain - (EXTRA_PYRAMID if k else 0.0)
         if math.isfinite(score):
@@ -165,6 +189,11 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     sighting = PyramidSighting(stack, (round(fit.x, 2), round(fit.y, 2)), round(float(confidence), 4), None,
                                tuple(alternatives))
     return sighting, features
+
+
+def _perching(bottom: Size, band: int) -> Size:
+    """The size of a pyramid whose lowest band is ``band`` (of :func:`band_cuts`) on a stack with this bottom."""
+    return Size.SMALL if band == 2 or bottom == Size.MEDIUM else Size.MEDIUM
 
 
 def _label(stack) -> str:
