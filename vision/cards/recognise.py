@@ -12,8 +12,11 @@ The stages, each trained and measured on its own (``models/cards/README.md``):
    its turn on the picture;
 2. the *classifier* (``classifier.onnx``) names each index from 48x48 crops of the full picture
    turned upright by a few turns round the detector's; the surest reading gives the card's turn,
-   and from it the card's centre;
-3. indices whose cards' centres coincide and whose names agree are one card (its two corners).
+   and from it the card's centre. An index whose card shows no other corner is read again with a
+   faint find lying across the card from it, both at the turn the line between them gives;
+3. indices whose cards' centres coincide and whose names agree are one card (its two corners), as
+   are two lying a card's index diagonal apart whose reads allow each other's name; each corner
+   must allow the card's name (the corners' reads are combined by geometric mean).
 
 A card whose name is not clear (best probability under :data:`NAMED`) is reported with ``id``
 None and its candidates, never guessed. ``deck`` limits the names to one deck's cards.
@@ -36,6 +39,7 @@ DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scale
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FOUND = 0.3  # detector peak needed to consider an index or a face-down card
+FAINT = 0.15  # a fainter index peak is read only where a lone index's card should show its other corner
 NAMED = 0.6  # classifier probability needed to name a card; below, the card is unknown
 NOT_AN_INDEX = 0.5  # a crop the classifier calls 'none' this surely is dropped as a false find
 CARD_MM = (63.0, 88.0)
@@ -46,11 +50,24 @@ DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit
 # between are well inside the 40 degrees of turn it learned to read through.
 UPRIGHT_DEG = 50.0
 SURE = 0.9  # stage 2 reads an index named less surely than this at the detector's turn again,
-RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, and the three reads vote on its name
+RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, and the three reads vote on its name;
+# one still unsure is read at these sizes of its box (the detector's box round a small index is
+# sometimes half its size, cutting the rank off, or half again too large, taking in a pip)
+RETRIED_SIZES = (0.7, 1.4, 2.0)
 # Two index finds whose boxes share this much of the smaller one are one index found twice (a second box
 # taking in the pip beside it): their readings are pooled, whatever each says. Indices of different
 # cards do not overlap: a card's index lies inside its white border.
 SAME_INDEX = 0.2
+# Two lone finds read as different names are one card's two corners where they lie a card's index
+# diagonal apart, its length within this fraction and its direction within these degrees (the finds'
+# turns are rough), and either read gives the other's name at least IN_DOUBT
+DIAGONAL_LENGTH = 0.25
+DIAGONAL_TURN_DEG = 30.0
+IN_DOUBT = 0.05
+# a faint find this near a lone index's diagonal, in direction and in length (the lone index's box, which
+# gives the length, is sometimes half again too large), is read as its other corner
+DIAGONAL_SEARCH_DEG = 45.0
+DIAGONAL_SEARCH_LENGTH = 0.45
 
 
 class RecognitionError(RuntimeError):
@@ -110,16 +127,21 @@ class CardRecogniser:
 
     # -- the stages ---------------------------------------------------------------------------
 
-    def detect(self, image: np.ndarray) -> tuple[list[dict], list[dict]]:
+    def detect(self, image: np.ndarray, faint: list | None = None) -> tuple[list[dict], list[dict]]:
         """Stage 1: index boxes (with the detector's ``turn_hint``, degrees) and face-down card
         boxes, in picture pixels. The detector runs at several scales (:data:`DETECT_SIDES`, long
         sides in pixels), so an index photographed from close by is found at the size the detector
-        learned; a find seen at several scales is kept once."""
+        learned; a find seen at several scales is kept once. ``faint``, where given, receives the
+        index finds the detector was less sure of (:data:`FAINT`) that no surer find covers: they
+        are read only where a card's other corner should lie (:meth:`other_corners`)."""
         found = ([], [])
         for side in DETECT_SIDES:
             for channel, finds in enumerate(self._detect_at(image, side)):
                 found[channel].extend(finds)
-        return _suppress(found[0]), _suppress(found[1])
+        indices = _suppress([f for f in found[0] if f["score"] >= FOUND])
+        if faint is not None:  # (all kept, however they overlap: the best boxed may not be the surest)
+            faint.extend(f for f in found[0] if f["score"] < FOUND and not any(_one_thing(f, i) for i in indices))
+        return indices, _suppress(found[1])
 
     def _detect_at(self, image: np.ndarray, long_side: int) -> tuple[list[dict], list[dict]]:
         h, w = image.shape[:2]
@@ -134,7 +156,7 @@ class CardRecogniser:
         found = ([], [])
         for channel in (0, 1):
             grid = heat[0, channel]
-            peaks = (grid >= FOUND) & (grid == cv2.dilate(grid, np.ones((3, 3), np.uint8)))
+            peaks = (grid >= (FAINT if channel == 0 else FOUND)) & (grid == cv2.dilate(grid, np.ones((3, 3), np.uint8)))
             for gy, gx in zip(*np.nonzero(peaks)):
                 cx, cy = (gx + 0.5) * STRIDE, (gy + 0.5) * STRIDE
                 if cx >= sw or cy >= sh:
@@ -150,35 +172,46 @@ class CardRecogniser:
     def classify(self, image: np.ndarray, indices: list[dict]) -> tuple[np.ndarray, np.ndarray]:
         """Stage 2: class probabilities (calibrated) and embeddings of each found index.
 
-        Which way up an index is, the detector estimates; the crop is read at that turn, and an
-        index not named at least :data:`SURE` there is read again at a few turns round it
-        (:data:`RETRIED_TURNS_DEG`; the classifier learned to read an index within 40 degrees of
-        upright). The turns read vote on the name (summed probabilities); that name's surest read
-        is kept, and the index's turn is the middle of the turns read, weighted by how surely each
-        named it. That turn is the card's own on the picture: it is written into each index as
-        ``turn`` (degrees), and the card's centre is placed from it (``card_centre``), as the
-        index sits at a known place on a face."""
+        Which way up an index is, and how large, the detector estimates; the crop is read at that
+        turn and size. An index not named at least :data:`SURE` there is read again at a few turns
+        round it (:data:`RETRIED_TURNS_DEG`; the classifier learned to read an index within 40
+        degrees of upright): the turns read vote on the name (summed probabilities), that name's
+        surest read is kept, and the index's turn is the middle of the turns read, weighted by how
+        surely each named it. One still not named surely (and not read surely as no index at all:
+        a larger box round a pip would only take in the neighbouring index) is read again at that
+        turn with smaller and larger boxes (:data:`RETRIED_SIZES`: a box too small cuts the rank
+        off, one too large takes in a pip and shrinks the rank); where one of them names it
+        surely, its read is kept, and a smaller box that named it replaces the detector's (the
+        card's centre and outline are placed from the box's size; a larger one is kept as found,
+        as the classifier reads a well-boxed index surely from a crop somewhat too large too, so
+        such a read is no measure of the index's size). The turn is the card's own on the picture:
+        it is written into each index as ``turn`` (degrees), and the card's centre is placed from
+        it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         turns = np.array([i["turn_hint"] for i in indices], np.float64)
         probs, embeddings = self._read(image, indices, turns)
         unsure = np.flatnonzero(_named(probs) < SURE)
         if len(unsure):
-            offsets = np.array((0.0, *RETRIED_TURNS_DEG))
+            at = [indices[k] for k in unsure]
             reads = [(probs[unsure], embeddings[unsure])] + [
-                self._read(image, [indices[k] for k in unsure], turns[unsure] + d) for d in RETRIED_TURNS_DEG]
-            p = np.stack([r[0] for r in reads])  # turn x index x class
-            # the turns read vote on the name (one far turn's sure misreading does not outvote two);
-            # the name's surest read is kept, and the turn is the middle of where the name was read
-            votes = p.sum(axis=0)
-            votes[:, INDEX[NONE]] = -1.0
-            name = votes.argmax(axis=1)
-            weight = p[:, np.arange(len(unsure)), name]  # turn x index
-            best = weight.argmax(axis=0)
-            probs[unsure] = p[best, np.arange(len(unsure))]
-            embeddings[unsure] = np.stack([r[1] for r in reads])[best, np.arange(len(unsure))]
-            a = np.radians(offsets)[:, None]
+                self._read(image, at, turns[unsure] + d) for d in RETRIED_TURNS_DEG]
+            weight = _vote(reads, unsure, probs, embeddings)  # read x index
+            a = np.radians((0.0, *RETRIED_TURNS_DEG))[:, None]
             turns[unsure] += np.degrees(np.arctan2((weight * np.sin(a)).sum(axis=0), (weight * np.cos(a)).sum(axis=0)))
+        # one still unclear (and not surely no index: a larger box round a pip would take in the
+        # index beside it) is read with smaller and larger boxes; one that names it surely wins
+        unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
+        if len(unclear):
+            reads = [self._read(image, [{**indices[k], "box": _resized(indices[k]["box"], s)} for k in unclear],
+                                turns[unclear]) for s in RETRIED_SIZES]
+            named = np.stack([_named(p) for p, _ in reads])  # size x index
+            best = named.argmax(axis=0)
+            for n, (k, b) in enumerate(zip(unclear, best)):
+                if named[b, n] >= SURE:
+                    probs[k], embeddings[k] = reads[b][0][n], reads[b][1][n]
+                    if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
+                        indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
         for i, turn, p in zip(indices, turns, probs):
             i["turn"] = float(turn)
             i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
@@ -197,15 +230,121 @@ class CardRecogniser:
         """Every card in ``image`` (BGR): stages 1-3."""
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
-        indices, backs = self.detect(image)
+        faint: list[dict] = []
+        indices, backs = self.detect(image, faint)
         probs, _ = self.classify(image, indices)
         probs = restrict(probs, deck)
+        probs = self.other_corners(image, indices, probs, faint, deck)
         cards = merge(indices, probs)
         for back in backs:
             x0, y0, x1, y1 = back["box"]
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):
                 cards.append(CardSeen("back", back["score"], [[x0, y0], [x1, y0], [x1, y1], [x0, y1]]))
         return cards
+
+    def other_corners(self, image: np.ndarray, indices: list[dict], probs: np.ndarray, faint: list[dict],
+                      deck: str = "auto") -> np.ndarray:
+        """Stage 2 for an index whose card shows no other corner: a faint find (``faint``, from
+        :meth:`detect`) lying a card's index diagonal from it (:func:`_across_the_card`), and
+        turned by the detector roughly half round from it, may be that corner. The line between
+        the two gives the card's turn more exactly than the detector's hint (often 30 degrees off,
+        enough to take a club for a spade), so the faint finds are read at it; the one read surest
+        as an index (at least :data:`SURE`) is then the corner, and the lone index is read again at
+        the line's turn. The corner is added to ``indices`` (its read as the returned
+        probabilities' last row, and ``corner_of``: the lone index's number, for :func:`merge` to
+        pair them) where it names the same card as that new read, or one the two reads leave in
+        doubt (:func:`_names_in_doubt`), and the new read replaces the lone index's. A faint find
+        naming another card is left out: it is no corner of this one, and too faint to be a card.
+        Most lone indices are the top-left ones of a fan, whose other corners lie under the next
+        card: their faint finds are pips, read as no index or unsurely, so one read each."""
+        names = [_best_name(p) for p in probs]
+        live = [k for k in range(len(indices)) if probs[k, INDEX[NONE]] < NOT_AN_INDEX]
+        pairs = []  # (lone index, faint find, the card's turn from the line between them)
+        for k in live:
+            if any(j != k and _diagonal_apart(indices[j], indices[k], names[k]) for j in live):
+                continue  # its card's other corner is found
+            for f, find in enumerate(faint):  # (turned by the detector about half round from it, too)
+                if abs(_wrapped(find["turn_hint"] - indices[k]["turn"] - 180.0)) <= 2 * DIAGONAL_TURN_DEG and \
+                        _across_the_card(indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
+                    (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
+                    pairs.append((k, f, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
+        if not pairs:
+            return probs
+        # the faint finds first: most are pips or other cards' faces, read as no index or unsurely
+        reads, _ = self._read(image, [faint[f] for _, f, _ in pairs], [t + 180.0 for _, _, t in pairs])
+        best: dict[int, tuple] = {}  # lone index: the faint find read surest as an index across its card
+        for (k, f, turn), corner in zip(pairs, restrict(reads, deck)):
+            if _named(corner[None])[0] >= SURE and corner[INDEX[NONE]] < NOT_AN_INDEX and \
+                    (k not in best or _named(corner[None])[0] > _named(best[k][2][None])[0]):
+                best[k] = (f, turn, corner)
+        if not best:
+            return probs
+        lone = list(best)
+        again, _ = self._read(image, [indices[k] for k in lone], [best[k][1] for k in lone])
+        added, used = [], set()
+        for k, read in zip(lone, restrict(again, deck)):
+            f, turn, corner = best[k]
+            if f in used or (_best_name(read) != _best_name(corner) and not _names_in_doubt(read, corner)):
+                continue  # another card's index (or claimed already)
+            used.add(f)
+            probs[k] = read
+            indices[k]["turn"] = _wrapped(turn)
+            indices[k]["card_centre"] = card_centre(indices[k]["box"], indices[k]["turn"], _best_name(read))
+            other = {**faint[f], "turn": _wrapped(turn + 180.0), "corner_of": k}
+            other["card_centre"] = card_centre(other["box"], other["turn"], _best_name(corner))
+            indices.append(other)
+            added.append(corner)
+        return np.vstack([probs, *[p[None] for p in added]]) if added else probs
+
+
+def _best_name(p: np.ndarray) -> str:
+    """The card a read names best (whatever its probability of being no index)."""
+    return CLASSES[int(np.argmax(np.where(np.arange(len(p)) == INDEX[NONE], -1.0, p)))]
+
+
+def _wrapped(deg: float) -> float:
+    return float((deg + 180.0) % 360.0 - 180.0)
+
+
+def _across_the_card(a: dict, b: dict, name: str, within_deg: float) -> bool:
+    """Whether find ``b`` (its turn unknown) lies where card ``name``'s other index should be,
+    seen from index ``a``: a card's index diagonal away (within :data:`DIAGONAL_SEARCH_LENGTH`), in
+    the diagonal's direction from ``a``'s turn within ``within_deg``."""
+    (ax, ay), (bx, by) = _middle(a["box"]), _middle(b["box"])
+    along = math.degrees(math.atan2(by - ay, bx - ax)) - a["turn"] - upright_deg(name)
+    expected = _diagonal_mm(name) * _px_per_mm(a["box"], a["turn"], name)
+    return abs((along + 180) % 360 - 180) <= within_deg and \
+        abs(math.dist((ax, ay), (bx, by)) / expected - 1) <= DIAGONAL_SEARCH_LENGTH
+
+
+def _diagonal_mm(name: str) -> float:
+    """How far apart card ``name``'s two index middles lie on its face."""
+    at = index_centre_mm(name)
+    return 2 * math.hypot(CARD_MM[0] / 2 - at[0], CARD_MM[1] / 2 - at[1])
+
+
+def _vote(reads: list[tuple[np.ndarray, np.ndarray]], rows: np.ndarray, probs: np.ndarray,
+          embeddings: np.ndarray) -> np.ndarray:
+    """Several reads of the indices ``rows`` (each a pair of probabilities and embeddings) vote on
+    each one's name by their summed probabilities (one read's sure misreading does not outvote the
+    others); the name's surest read replaces the row of ``probs`` and ``embeddings``. Returns how
+    surely each read named the winner (read x index), to weigh where it was read."""
+    p = np.stack([r[0] for r in reads])  # read x index x class
+    votes = p.sum(axis=0)
+    votes[:, INDEX[NONE]] = -1.0
+    name = votes.argmax(axis=1)
+    weight = p[:, np.arange(len(rows)), name]
+    best = weight.argmax(axis=0)
+    probs[rows] = p[best, np.arange(len(rows))]
+    embeddings[rows] = np.stack([r[1] for r in reads])[best, np.arange(len(rows))]
+    return weight
+
+
+def _resized(box, scale: float) -> list[float]:
+    """``box`` scaled by ``scale`` round its middle."""
+    cx, cy = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    hw, hh = (box[2] - box[0]) * scale / 2, (box[3] - box[1]) * scale / 2
+    return [cx - hw, cy - hh, cx + hw, cy + hh]
 
 
 def _named(probs: np.ndarray) -> np.ndarray:
@@ -217,12 +356,14 @@ def _suppress(finds: list[dict]) -> list[dict]:
     """The strongest of finds whose centres lie inside each other's boxes (one thing seen twice)."""
     kept: list[dict] = []
     for f in sorted(finds, key=lambda f: -f["score"]):
-        c = ((f["box"][0] + f["box"][2]) / 2, (f["box"][1] + f["box"][3]) / 2)
-        if not any(_inside_box(k["box"], c) or _inside_box(f["box"], ((k["box"][0] + k["box"][2]) / 2,
-                                                                        (k["box"][1] + k["box"][3]) / 2))
-                   for k in kept):
+        if not any(_one_thing(f, k) for k in kept):
             kept.append(f)
     return kept
+
+
+def _one_thing(a: dict, b: dict) -> bool:
+    """Whether two finds' centres lie inside each other's boxes."""
+    return _inside_box(a["box"], _middle(b["box"])) or _inside_box(b["box"], _middle(a["box"]))
 
 
 def _inside_box(box, point) -> bool:
@@ -243,6 +384,7 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     none = INDEX[NONE]
     live = [k for k in range(len(indices)) if probs[k, none] < NOT_AN_INDEX]
     groups: list[list[int]] = []
+    echoes: set[int] = set()  # finds at a corner of a card already seen by both: no card, and no say in its name
     for k in sorted(live, key=lambda k: -probs[k].max()):
         name = int(np.argmax(np.delete(probs[k], none)))
         for group in groups:
@@ -254,16 +396,29 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                 group.append(k)  # (boxes sharing this much are one index found twice, however each was read)
                 break
         else:  # read as two names, yet placed as the two corners of one card: one card, its name in doubt
-            pair = next((g for g in groups if len(g) == 1 and _opposite_corners(indices[g[0]], indices[k])), None)
+            # (or found as the other's other corner, :meth:`CardRecogniser.other_corners`; or lying a
+            # card's index diagonal apart, turned as its two ends, and either reading the other's name
+            # possible: the turns read are too rough to place the centre from both)
+            pair = next((g for g in groups if len(g) == 1 and (
+                _opposite_corners(indices[g[0]], indices[k]) or k == indices[g[0]].get("corner_of", -1) or
+                g[0] == indices[k].get("corner_of", -1))), None) or \
+                next((g for g in groups if len(g) == 1 and _diagonal_apart(indices[g[0]], indices[k], CLASSES[name])
+                      and _names_in_doubt(probs[g[0]], probs[k])), None)
+            # a find at a corner of a card already seen at both corners is that corner found again
+            # (its box round a pip of the face beside the index): the card's, named by its corners
+            seen = None if pair is not None else next(
+                (g for g in groups if _at_a_corner([indices[j] for j in g if j not in echoes], indices[k])), None)
             if pair is not None:
                 pair.append(k)
+            elif seen is not None:
+                seen.append(k)
+                echoes.add(k)
             else:
                 groups.append([k])
     cards = []
     for group in groups:
-        p = np.mean([probs[k] for k in group], axis=0)
-        p[none] = 0.0
-        p /= max(p.sum(), 1e-12)
+        named_by = [k for k in group if k not in echoes]
+        p = _pooled([indices[k] for k in named_by], [probs[k] for k in named_by])
         order = np.argsort(-p)
         best = CLASSES[order[0]]
         confidence = float(p[order[0]])
@@ -274,14 +429,69 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
         first = indices[group[0]]
         centre = first["card_centre"]
         # a card's two indices sit half a turn apart round its centre: the middle is exact (two finds
-        # turned alike are one index found twice, its box once with a pip beside it)
-        other = next((indices[k] for k in group[1:] if _half_a_turn_apart(first, indices[k])), None)
+        # turned alike are one index found twice, its box once with a pip beside it; two finds
+        # several index lengths apart are its two corners, however wrong one's turn was read)
+        other = next((indices[k] for k in group[1:] if k not in echoes and (
+            _half_a_turn_apart(first, indices[k]) or _apart(first["box"], indices[k]["box"]))), None)
         if other is not None:
             a, b = first["box"], other["box"]
             centre = [(a[0] + a[2] + b[0] + b[2]) / 4, (a[1] + a[3] + b[1] + b[3]) / 4]
         cards.append(CardSeen(card_id, confidence, card_outline(first["box"], centre, best), alternatives,
                               [indices[k]["box"] for k in group]))
     return cards
+
+
+def _at_a_corner(card: list[dict], find: dict) -> bool:
+    """Whether ``find`` lies at a corner of a card whose finds (``card``) include both its corners
+    (two finds half a turn or several index lengths apart, so its outline is exact): placed as the
+    corner opposite one of them (:func:`_opposite_corners`), or turned as one of them and within a
+    box's side of it. Another card's index cannot lie there while both this card's indices show."""
+    if not any(_half_a_turn_apart(a, b) or _apart(a["box"], b["box"])
+               for n, a in enumerate(card) for b in card[n + 1:]):
+        return False
+    return any(_opposite_corners(j, find) or (abs((j["turn"] - find["turn"] + 180) % 360 - 180) <= 40 and
+                                              not _apart(j["box"], find["box"], 1.0))
+               for j in card)
+
+
+def _pooled(finds: list[dict], reads: list[np.ndarray]) -> np.ndarray:
+    """One card's name from the reads of its finds. The finds of one corner (turned within a
+    quarter turn of each other: the index and a box round it and a pip) are averaged, as one bad
+    box must not veto its index's name; the card's two corners are independent reads, so their
+    averages are combined by geometric mean (renormalised, without 'none'): each must allow the
+    name, so a corner that reads KD but gives KS a fifth, opposite one sure of KS, names KS (an
+    average would leave it unknown), while two sure reads of different names leave it in doubt."""
+    t0 = finds[0]["turn"]
+    first = [abs(_wrapped(f["turn"] - t0)) <= 90 for f in finds]
+    corners = [np.mean([r for r, a in zip(reads, first) if a == side], axis=0)
+               for side in (True, False) if side in first]
+    logs = np.log(np.clip(np.stack(corners), 1e-6, 1.0)).mean(axis=0)
+    logs[INDEX[NONE]] = -np.inf
+    p = np.exp(logs - logs.max())
+    return p / p.sum()
+
+
+def _diagonal_apart(a: dict, b: dict, name: str) -> bool:
+    """Whether two finds lie as card ``name``'s two indices, judged by the line between them and not by
+    the centres each placed: half a turn apart, and the line from each to the other as long as a
+    card's index diagonal (:data:`DIAGONAL_LENGTH`, from the boxes' sizes) and turned from the card
+    as the diagonal is (:func:`upright_deg`, the card's turn the middle of the two finds' turns,
+    within :data:`DIAGONAL_TURN_DEG`: one find's turn is often 30 degrees off, the middle less)."""
+    if not _half_a_turn_apart(a, b):
+        return False
+    (ax, ay), (bx, by) = _middle(a["box"]), _middle(b["box"])
+    turn = math.degrees(math.atan2(math.sin(math.radians(a["turn"])) - math.sin(math.radians(b["turn"])),
+                                   math.cos(math.radians(a["turn"])) - math.cos(math.radians(b["turn"]))))
+    along = math.degrees(math.atan2(by - ay, bx - ax)) - turn - upright_deg(name)
+    length = math.dist((ax, ay), (bx, by))
+    expected = _diagonal_mm(name) * np.mean([_px_per_mm(i["box"], i["turn"], name) for i in (a, b)])
+    return abs((along + 180) % 360 - 180) <= DIAGONAL_TURN_DEG and abs(length / expected - 1) <= DIAGONAL_LENGTH
+
+
+def _names_in_doubt(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether either of two reads gives the other's name at least :data:`IN_DOUBT` (a KS read
+    as KD, 0.74, with KS 0.2): two cards' indices misread alike by chance are rare."""
+    return max(a[INDEX[_best_name(b)]], b[INDEX[_best_name(a)]]) >= IN_DOUBT
 
 
 def _opposite_corners(a: dict, b: dict) -> bool:
@@ -329,16 +539,22 @@ def card_centre(index_box, turn_deg: float, name: str) -> list[float]:
     index's middle sits at a known place on a face (:func:`index_centre_mm`), so the centre is a
     known number of index lengths away in a known direction."""
     at = index_centre_mm(name)
-    index_long_mm = index_length_mm(name)
     w, h = CARD_MM
     dx, dy = w / 2 - at[0], h / 2 - at[1]  # from the index's middle to the card's, on an upright face
     x0, y0, x1, y1 = index_box
     a = math.radians(turn_deg)
-    # the box is the index's bounding box on the picture: turned, it is wider than the index is long
-    long_px = max(x1 - x0, y1 - y0) / max(1.0, abs(math.cos(a)) + abs(math.sin(a)) * (at[0] * 2 - 3.0) / index_long_mm)
-    k = long_px / index_long_mm
+    k = _px_per_mm(index_box, turn_deg, name)
     ex, ey = (math.cos(a), math.sin(a)), (-math.sin(a), math.cos(a))
     return [(x0 + x1) / 2 + k * (dx * ex[0] + dy * ey[0]), (y0 + y1) / 2 + k * (dx * ex[1] + dy * ey[1])]
+
+
+def _px_per_mm(index_box, turn_deg: float, name: str) -> float:
+    """The picture's scale at an index of card ``name`` turned ``turn_deg``, from its box: the box
+    is the index's bounding box on the picture, so turned it is wider than the index is long."""
+    at, index_long_mm = index_centre_mm(name), index_length_mm(name)
+    a = math.radians(turn_deg)
+    long_px = _box_side(index_box) / max(1.0, abs(math.cos(a)) + abs(math.sin(a)) * (at[0] * 2 - 3.0) / index_long_mm)
+    return long_px / index_long_mm
 
 
 def card_outline(index_box, centre, name: str = "") -> list[list[float]]:
@@ -391,6 +607,17 @@ def crop_upright(image: np.ndarray, box, card_centre, side_scale: float = CROP_S
     x0, y0, x1, y1 = box
     towards = math.degrees(math.atan2(card_centre[1] - (y0 + y1) / 2, card_centre[0] - (x0 + x1) / 2))
     return crop_turned(image, box, towards - UPRIGHT_DEG + turn, side_scale, shift)
+
+
+def _apart(a, b, sides: float = 2.5) -> bool:
+    """Whether two boxes' middles lie more than ``sides`` times the larger box's side apart. Finds
+    of one index (its box, one round the pip beside it) lie within a side; a card's two corners
+    about four index lengths apart."""
+    return math.dist(_middle(a), _middle(b)) > sides * max(_box_side(a), _box_side(b))
+
+
+def _middle(box) -> tuple[float, float]:
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
 
 
 def _box_side(box) -> float:
