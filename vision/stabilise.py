@@ -48,7 +48,9 @@ and the frame now differ (the same ``pixel_change`` test as for stillness) on at
 ``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
-reading only is not kept: a phantom that a reading once showed must be able to go.
+reading only is not kept: a phantom that a reading once showed must be able to go. Nor is one the new
+reading shows moved a little (a sighting of its kind lies on its old outline: a fan spread anew);
+its name read far away is no such proof (a misreading elsewhere must not make a card vanish).
 """
 
 from __future__ import annotations
@@ -441,11 +443,9 @@ def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapsho
 
 
 def _moved(kind: str, old, now: tuple) -> bool:
-    """Whether a reading's sightings ``now`` show ``old`` moved: its name elsewhere (a card or token is
-    one of a kind), or a sighting of its kind whose centre lies on it (a fanned hand spread out anew)."""
-    label = _label(kind, old)
-    if kind in ("cards", "tokens") and label not in (None, "back") and any(_label(kind, s) == label for s in now):
-        return True
+    """Whether a reading's sightings ``now`` show ``old`` moved a little: a sighting of its kind lies on
+    it (a fan spread out anew, where the pixels of one card's old place may still look like a card).
+    Its name seen far away proves nothing: a misreading elsewhere must not make a card vanish."""
     if kind == "cards":
         outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
         return any(cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
