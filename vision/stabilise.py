@@ -49,7 +49,7 @@ and the frame now differ (the same ``pixel_change`` test as for stillness) on at
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
 reading only is not kept: a phantom that a reading once showed must be able to go. Nor is one the new
-reading shows moved a little (a sighting of its kind lies on its old outline: a fan spread anew);
+reading shows moved a little (a new sighting of its kind lies on its old outline: a fan spread anew);
 its name read far away is no such proof (a misreading elsewhere must not make a card vanish).
 """
 
@@ -211,9 +211,12 @@ class Stabiliser:
         scale = grey_now.shape[1] / self._frame_shape[1]
         kept: dict[str, list] = {kind: list(getattr(reading, kind)) for kind in KINDS}
         for kind in KINDS:
+            # sightings where the last reading had none: only these can be an old object moved
+            fresh = [s for s in getattr(reading, kind) if not any(
+                _distance(s.center_mm, o.center_mm) <= self.match_mm for o in getattr(self._last_reading, kind))]
             for old in getattr(before, kind):
                 if any(_distance(s.center_mm, old.center_mm) <= self.match_mm for s in kept[kind]) \
-                        or _moved(kind, old, getattr(reading, kind)):
+                        or _moved(kind, old, fresh):
                     continue
                 share = _changed_share(changed, _outline_px(kind, old, where) * scale)
                 if share is not None and share <= self.untouched_fraction:
@@ -443,9 +446,10 @@ def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapsho
 
 
 def _moved(kind: str, old, now: tuple) -> bool:
-    """Whether a reading's sightings ``now`` show ``old`` moved a little: a sighting of its kind lies on
-    it (a fan spread out anew, where the pixels of one card's old place may still look like a card).
-    Its name seen far away proves nothing: a misreading elsewhere must not make a card vanish."""
+    """Whether the new sightings ``now`` (none was there before) show ``old`` moved a little: one of its
+    kind lies on it (a fan spread out anew, where the pixels of one card's old place may still look like
+    a card; its neighbours in a fan, seen where they were, lie on it too and prove nothing). Its name
+    seen far away proves nothing either: a misreading elsewhere must not make a card vanish."""
     if kind == "cards":
         outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
         return any(cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)

@@ -94,6 +94,14 @@ def test_a_card_whose_name_is_misread_elsewhere_is_still_kept_where_its_pixels_d
         ("7C", SEVEN_AT), ("QH", QH_AT), ("QH", (400, 400))]
 
 
+def test_a_card_missed_in_a_fan_is_kept_though_its_neighbours_lie_on_it():
+    fan = lambda t: snapshot(t, [card("QH", *QH_AT), card("9H", 148, 108), card("7C", *SEVEN_AT)])
+    missed = lambda t: snapshot(t, [card("9H", 148, 108), card("7C", *SEVEN_AT)])
+    steps = _still(fan) + _hand(10) + _still(fan) + _hand(10) + _still(missed)
+    moments = _run(Stabiliser(), steps)
+    assert sorted(c.card for c in moments[2].snapshot.cards) == ["7C", "9H", "QH"]
+
+
 def test_without_the_tables_mapping_to_pixels_nothing_is_kept():
     steps = _still(_both) + _hand(10) + _still(_both) + _hand(10) + _still(_missed)
     moments = _run(Stabiliser(), steps, where=None)
