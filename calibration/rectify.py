@@ -9,8 +9,8 @@ from calibration.homography import TableCalibration
 
 # The last per-pixel map built for a lens model: projecting every output pixel through the lens takes
 # about a second at 720p, and a calibration is the same object frame after frame while the table stays.
-_last_map: tuple = (None, None, None)
-LENS_STEP = 8  # output pixels between two projected through the lens (the error between: hundredths of a pixel)  # (calibration, (area_mm, px_per_mm), (map x, map y))
+_last_map: tuple = (None, None, None)  # (calibration, (area_mm, px_per_mm), (map x, map y))
+LENS_STEP = 8  # output pixels between two projected through the lens (the error between: hundredths of a pixel)
 
 
 def rectify(image: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],

@@ -212,11 +212,10 @@ class Stabiliser:
         kept: dict[str, list] = {kind: list(getattr(reading, kind)) for kind in KINDS}
         for kind in KINDS:
             # sightings where the last reading had none: only these can be an old object moved
-            fresh = [s for s in getattr(reading, kind) if not any(
-                _distance(s.center_mm, o.center_mm) <= self.match_mm for o in getattr(self._last_reading, kind))]
+            last = getattr(self._last_reading, kind)
+            fresh = [s for s in getattr(reading, kind) if not _near(s, last, self.match_mm)]
             for old in getattr(before, kind):
-                if any(_distance(s.center_mm, old.center_mm) <= self.match_mm for s in kept[kind]) \
-                        or _moved(kind, old, fresh):
+                if _near(old, kept[kind], self.match_mm) or _moved(kind, old, fresh):
                     continue
                 share = _changed_share(changed, _outline_px(kind, old, where) * scale)
                 if share is not None and share <= self.untouched_fraction:
@@ -440,9 +439,13 @@ def _same_marks(a: list[Mark], b: list[Mark], match_mm: float) -> bool:
 
 def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapshot:
     """The sightings of ``a`` with a sighting of the same kind within ``match_mm`` in ``b``."""
-    return TableSnapshot(a.t, occluded=False, **{kind: tuple(
-        s for s in getattr(a, kind) if any(_distance(s.center_mm, o.center_mm) <= match_mm for o in getattr(b, kind)))
-        for kind in KINDS})
+    common = {kind: tuple(s for s in getattr(a, kind) if _near(s, getattr(b, kind), match_mm)) for kind in KINDS}
+    return TableSnapshot(a.t, occluded=False, **common)
+
+
+def _near(sighting, others, match_mm: float) -> bool:
+    """Whether one of ``others`` lies within ``match_mm`` of ``sighting`` (the same object, by place)."""
+    return any(_distance(sighting.center_mm, o.center_mm) <= match_mm for o in others)
 
 
 def _moved(kind: str, old, now: tuple) -> bool:
