@@ -256,6 +256,12 @@ class State(ABC):
     def is_over(self) -> bool:
         return self.outcome() is not None
 
+    def is_spoken(self, action: Action) -> bool:
+        """Whether the players must say ``action`` for the referee to know it, because the table
+        cannot show it (a pass, a declaration; here: an action that leaves the table looking the
+        same). Such actions are entered by hand (:meth:`referee.session.Session.enter`)."""
+        return self._apply(action).view() == self.view()
+
     def reason(self, rule_id: str, text: str) -> Reason:
         """A reason citing one of this game's rules (an unknown id is a programming error)."""
         return self.rulebook(self.game).reason(rule_id, text)

@@ -22,8 +22,11 @@ place is also read as the state expects it (a doubtful sighting may be nothing: 
 a token), so one doubtful find cannot hide a move. Chance nodes need nothing special: the
 table's reveal is read like any move (``interpret`` returns the chance action).
 
-One snapshot may show several moves in a row (a pick and the card it uncovered): after a move is
-accepted, the same view is read again from the new state, up to :data:`MAX_CHAIN` moves.
+One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
+moves that a slow camera saw only once both were made): after a move is accepted, the same view is
+read again from the new state, up to :data:`MAX_CHAIN` moves. When no single move explains the
+table, the legal moves whose changes it shows, and after which the rest reads as a move, are taken
+as the first of two.
 
 Players correct the referee through methods that are events too: :meth:`relabel` a sighting,
 :meth:`choose` an answer, :meth:`enter` an action the camera cannot see, :meth:`overrule` a
@@ -37,6 +40,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import itertools
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -51,6 +55,7 @@ from referee.verdict import IllegalAction
 from referee.view import View
 
 MAX_CHAIN = 8  # moves one snapshot may show before the rest is left for the next
+PAIR_VIEWS = 4  # readings of a snapshot (the likeliest first) searched for two moves made at once
 RELABEL_RADIUS_MM = 20.0  # a relabel sticks to a sighting while it stays this close to where it was
 
 
@@ -212,6 +217,8 @@ class Session:
 
     def enter(self, action: Action, overrule: bool = False) -> list[Event]:
         """Play an action the camera cannot see (a secret weapon choice, a card drawn into a hand).
+        A table held as a violation, question or unrecognised change is read again after it: the
+        move it waited for may have been this one (a pass announced after the next player moved).
         An action the rules refuse raises :class:`IllegalAction` and changes nothing, unless
         ``overrule`` says the players accept it anyway (:class:`SessionError` when even then the
         game cannot play it)."""
@@ -227,11 +234,14 @@ class Session:
             write = _Writer(self.log, None, None)
             reading = Reading(action, verdict)
             write("correction", {"what": "enter", **_reading_json(reading)})
+            pending = self._pending
             self._drop_pending(write, "the players entered a move by hand")
             if verdict.legal:
                 self._accept(reading, "hand", write)
             else:
                 self._force(reading, None, write)
+            if pending is not None and pending.seen is not None:  # the table it held may read now
+                self._judge(pending.seen, write, "camera")
             return write.events
 
     def overrule(self, index: int = 0) -> list[Event]:
@@ -322,6 +332,12 @@ class Session:
             # legal read, try the doubtful places as the state expects them (readings that are
             # never the main one, so at worst a question)
             read(_as_expected_where_unsure(seen, expected), first=1)
+        if not legal and not maybe_unchanged:
+            firsts = self._first_of_two(seen, expected)
+            if len(firsts) == 1:
+                return "action", firsts, ""
+            if firsts:
+                return "question", firsts, "two moves seen at once, and which came first can be read more than one way"
         if len(legal) == 1:
             return "action", tuple(legal), ""
         if legal:
@@ -335,6 +351,35 @@ class Session:
         if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
         return "violation", on_main, "the rules refuse the move"
+
+    def _first_of_two(self, seen: SeenView, expected: View) -> tuple[Candidate, ...]:
+        """The first moves of two made before the table was read still (quick players, a slow
+        camera): legal moves whose every change the table shows as they left it, after which the
+        rest of the change reads as a move of its own. First moves followed by a legal move are
+        preferred; failing those, a first move followed by an illegal one is still taken, so that
+        the violation raised next cites the rule the second move broke, not the turn order."""
+        steps = []
+        for action in self.state.legal_actions():
+            result = self.state._apply(action)
+            shown = result.view()
+            changed = [change.place for change in expected.diff(shown)]
+            if changed:  # a move the camera cannot see (a pass) is entered by the players
+                steps.append((action, result, shown, changed))
+        views = list(itertools.islice(seen.alternatives(), PAIR_VIEWS))
+        then_legal: dict[State, Candidate] = {}  # by the state the first move leads to: one answer each
+        then_illegal: dict[State, Candidate] = {}
+        for action, result, shown, changed in steps:
+            for view in views:
+                if any(view.get(place) != shown.get(place) for place in changed):
+                    continue
+                readings = result.interpret(view)
+                candidate = Candidate(Reading(action, self.state.check(action)), view)
+                if any(r.verdict.legal for r in readings):
+                    then_legal.setdefault(result, candidate)
+                    break
+                if readings:
+                    then_illegal.setdefault(result, candidate)
+        return tuple((then_legal or then_illegal).values())
 
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
         before = self.state

@@ -4,9 +4,10 @@
 frame goes through the same vision (cards, pieces, stabilisation) and the same referee session a
 webcam's frames would. What a camera cannot see (a weapon named aloud, a card drawn into a pouch)
 is entered for the players, as they would enter it on the dashboard, just before the table that
-follows it comes into view; and when the referee asks which of several moves was made (two moves
-the table cannot tell apart), the players answer with the one they made. Paced by the wall clock,
-a slow machine skips frames rather than falling behind, as the live pipeline does with a real camera.
+follows it comes into view (or, when the referee has yet to see the move before it, as soon as it
+has); and when the referee asks which of several moves was made (two moves the table cannot tell
+apart), the players answer with the one they made. Paced by the wall clock, a slow machine skips
+frames rather than falling behind, as the live pipeline does with a real camera.
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
 from vision.table_reader import FrameReading, TableReader
-from webui.camera_runner import camera_event
+from webui.camera_runner import DECKS, camera_event
 
 ANNOUNCE_EVERY = 20  # frames between the demo table's status events (2 s at its 10 frames a second)
+FINAL_LOOK_S = 2.0  # how long the camera goes on looking at the table once the script has ended
 
 
 @dataclass
@@ -39,7 +41,7 @@ class DemoProgress:
     finished: bool = False
     error: str | None = None  # why the runner stopped early, if it did
     events: list[Event] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)  # players' entries the referee refused, and why
+    refused: list[str] = field(default_factory=list)  # players' entries the referee never took, and why
     answered: list[str] = field(default_factory=list)  # the referee's questions the players answered: their move
 
 
@@ -57,6 +59,8 @@ class DemoRunner(threading.Thread):
         self.vision = vision  # "real" (the models read each frame) or "simulated" (the renderer's truth)
         self.progress = DemoProgress(frames_total=source.demo.frames)
         self.pipeline = LivePipeline(reader, self._observe)
+        self._said: list[str] = []  # what the players said that the referee has yet to take
+        self._refusal: str | None = None  # why it refused the first of them, last time
 
     def status(self) -> dict:
         """The demo table as a camera's status (``"camera"`` of ``GET /api/games/<id>`` and the
@@ -77,6 +81,7 @@ class DemoRunner(threading.Thread):
     def run(self) -> None:
         started = time.monotonic()
         interval = self.source.frame_interval
+        last = None
         try:
             while True:
                 if self.paced:
@@ -90,6 +95,7 @@ class DemoRunner(threading.Thread):
                 try:
                     frame = self.source.read()
                 except EndOfStream:
+                    self._look_at_the_end(last)
                     break
                 truth = self.source.truth
                 self._enter_spoken(truth.position)
@@ -97,6 +103,7 @@ class DemoRunner(threading.Thread):
                 if self.progress.frames_read % ANNOUNCE_EVERY == 1:
                     self._announce()
                 self.pipeline.step(frame, truth.t)
+                last = (frame, truth.t)
                 ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 80])
                 if ok:
                     self.live.show_frame(jpeg.tobytes())
@@ -104,14 +111,27 @@ class DemoRunner(threading.Thread):
             self.progress.error = f"{type(exc).__name__}: {exc}"
             raise
         finally:
+            if self._said:
+                self.progress.refused.append(self._refusal or f"{self._said[0]}: never entered")
             self.progress.finished = True
             self._announce()
+
+    def _look_at_the_end(self, last) -> None:
+        """The script is over but the table is still there: the camera keeps reading its last
+        frame for :data:`FINAL_LOOK_S` (a slow reader may not have seen the final table settle)."""
+        if last is None:
+            return
+        frame, t = last
+        step = self.source.frame_interval * self.every
+        for k in range(1, int(FINAL_LOOK_S / step) + 1):
+            self.pipeline.step(frame, t + k * step)
 
     def _observe(self, snapshot, jpeg: bytes) -> list[Event]:
         events = self.live.observe(snapshot, jpeg)
         self.progress.events.extend(events)
         if any(e.kind == "question" for e in events):
             events += self._answer()
+        self._enter_said()
         return events
 
     def _answer(self) -> list[Event]:
@@ -134,17 +154,34 @@ class DemoRunner(threading.Thread):
         return events
 
     def _enter_spoken(self, position: int) -> None:
-        """Before shot ``position`` is read, the players enter what its table cannot show: every
-        line that led to it but the last (the one the camera sees)."""
+        """Before shot ``position`` is read, the players say what its table cannot show: every line
+        that led to it but the last (the one the camera sees), and the last too where the table
+        cannot show it (:meth:`referee.game.State.is_spoken`: Deck Town's deal)."""
+        parse = self.live.game.actions.parse
         while self.progress.shots_entered < position:
             self.progress.shots_entered += 1
             shot = self.source.demo.shots[self.progress.shots_entered]
-            for line in shot.lines[:-1]:
+            state = shot.known
+            for n, line in enumerate(shot.lines):
                 if line.illegal_rule is None:
-                    try:
-                        self.progress.events.extend(self.live.enter(self.live.game.actions.parse(line.action)))
-                    except (IllegalAction, SessionError) as exc:  # vision misread: the referee's state
-                        self.progress.refused.append(f"{line.action}: {exc}")  # is not the script's
+                    action = parse(line.action)
+                    if n + 1 < len(shot.lines) or state.is_spoken(action):
+                        self._said.append(line.action)
+                    state = state.apply(action)
+        self._enter_said()
+
+    def _enter_said(self) -> None:
+        """Enter what the players said, in order. The referee refuses an entry while it has yet to
+        see the move before it (a slow camera): the players wait for it to catch up and try again
+        after the next table it reads. What is left when the demo ends was refused for good."""
+        while self._said:
+            try:
+                self.progress.events.extend(self.live.enter(self.live.game.actions.parse(self._said[0])))
+            except (IllegalAction, SessionError) as exc:
+                self._refusal = f"{self._said[0]}: {exc}"
+                return
+            self._said.pop(0)
+            self._refusal = None
 
 
 def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(1280, 720),
@@ -159,8 +196,8 @@ def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(12
     mat = mat_of(game)
     if simulated:
         reader = _SimulatedReader(source)
-    else:  # every demo game is played with standard cards
-        reader = TableReader(mat, deck="standard", pieces=demo_pieces(source))
+    else:  # the deck the game is played with, as for a camera
+        reader = TableReader(mat, deck=DECKS[game.type.name], pieces=demo_pieces(source))
     live = app.extensions["tableside.games"].start(game, source.demo.recorded.setup,
                                                    Seating(camera=f"demo:{game_name}"),
                                                    layout=layouts.for_game(game, zones_of(mat)))

@@ -107,3 +107,47 @@ def test_the_demos_players_answer_a_question_only_they_can_settle(tmp_path):
     outcome = runner.live.session.state.outcome()
     assert (outcome.winners, outcome.rule) == (("ann",), "pungo/win/all-nine")
     app.extensions["tableside.games"].close()
+
+
+def test_a_slow_camera_that_sees_two_moves_at_once_still_follows_the_demo_move_for_move(tmp_path):
+    # every 6th frame (1.7 looks a second): some settled tables show two players' moves, and a pass said
+    # aloud comes before the referee has seen the move it follows; the players wait and enter it then
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    runner = start_demo(app, "pouches", paced=False, every=6, size=(640, 360), simulated=True)
+    runner.join(timeout=300)
+    progress = runner.progress
+    assert progress.finished and progress.error is None and not progress.refused, progress.refused
+    recorded = runner.source.demo.recorded
+    script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
+    session = runner.live.session
+    assert list(session.moves) == script and session.state == replay(recorded).states[-1]
+    looks: dict[float, list[str]] = {}
+    for event in progress.events:
+        if event.kind == "action" and event.payload["source"] == "camera":
+            looks.setdefault(event.snapshot_t, []).append(event.payload["action"].get("player", "*table*"))
+    assert any(len(set(players) - {"*table*"}) >= 2 for players in looks.values()), looks
+    violations = [e for e in progress.events if e.kind == "violation"]
+    assert [[r["rule"] for r in v.payload["readings"][0]["verdict"]["reasons"]] for v in violations] \
+        == [["pouches-1.9/move/uphill"]]
+    assert session.state.outcome().winners == ("cat",)
+    app.extensions["tableside.games"].close()
+
+
+def test_the_deck_town_demo_deal_is_said_by_the_players_and_the_game_followed_to_its_winner(tmp_path):
+    # the deal puts cards face down into hands and each player says whether they hold a number card:
+    # the camera cannot read it, so the players enter it, and the rest is read from the table
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    runner = start_demo(app, "deck-town", paced=False, every=2, size=(640, 360), simulated=True)
+    runner.join(timeout=300)
+    progress = runner.progress
+    assert progress.finished and progress.error is None and not progress.refused, progress.refused
+    recorded = runner.source.demo.recorded
+    script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
+    session = runner.live.session
+    assert list(session.moves) == script and session.state == replay(recorded).states[-1]
+    sources = {e.payload["notation"]: e.payload["source"] for e in progress.events if e.kind == "action"}
+    assert sources[script[0]] == "hand" and script[0].startswith("deal")
+    assert all(sources[move] == "camera" for move in script[1:])
+    assert not [e for e in progress.events if e.kind in ("violation", "question", "unrecognised")]
+    assert session.state.outcome() is not None
+    app.extensions["tableside.games"].close()

@@ -181,6 +181,10 @@ class DeckTownState(Moves, Checks, Effects, State):
         from referee.games.deck_town.reading import interpret
         return interpret(self, after)
 
+    def is_spoken(self, action) -> bool:
+        # a deal: the cards go face down into hands and each player says whether they hold a number card
+        return self.phase == "deal" or super().is_spoken(action)
+
     # ------------------------------------------------------------------ JSON
     def to_json(self) -> dict:
         return {

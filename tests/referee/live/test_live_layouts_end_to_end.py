@@ -37,21 +37,6 @@ def kinds(events):
     return [e.kind for e in events]
 
 
-def unseen(game, before, after) -> bool:
-    """Whether the camera cannot see this step, so the players enter it by hand (``Session.enter``):
-
-    * the table looks the same after it: spoken declarations (Pouches ``stay``, ``order``,
-      ``done``, ``fight``, ``decline``; a Mongoose ``forfeit``) and a card revealed into a private
-      pouch (Pouches' advanced rules: it stays face down). There is nothing to read. (Pouches'
-      weapons are chosen in secret but laid face up together: the camera reads that reveal.);
-    * Deck Town's deal: the cards go face down into hands and each player *says* whether they hold
-      a number card, so its interpret reads nothing while the phase is ``deal``.
-    """
-    if before.view() == after.view():
-        return True
-    return game.type.name == "deck-town" and before.phase == "deal"
-
-
 def seed(path: Path) -> int:
     return zlib.crc32(path.stem.encode())
 
@@ -75,7 +60,7 @@ def test_a_recorded_game_staged_on_the_table_is_refereed_to_its_outcome(path, tm
         if whole_turns:
             if not (pungo_turn_start(step.after) or step.after.is_over()):
                 continue  # mid-turn: the camera waits for the turn to end
-        elif unseen(game, session.state, step.after):
+        elif session.state.is_spoken(action):
             events = session.enter(action)
             assert kinds(events) == ["correction", "action"] + (["outcome"] if step.after.is_over() else []), where
             assert session.state == step.after, where

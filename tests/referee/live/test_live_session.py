@@ -295,3 +295,80 @@ def test_a_move_seen_before_the_card_it_waits_for_is_still_a_violation(tmp_path)
     reading = events[0].payload["readings"][0]
     assert reading["notation"] == "move bob 3,2"
     assert "pouches-1.9/setup/reveal" in {r["rule"] for r in reading["verdict"]["reasons"]}
+
+
+def _pouches_before_bobs_step():
+    """The demo's round 3 (02-fight-bury): bob steps to 3,2, then ann picks at 0,2 and the table turns
+    up the card beneath. Returns (game, state before bob's step, the lines that follow)."""
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:22]:
+        state = state.apply(game.actions.parse(line))
+    assert state.to_move == "bob" and lines[22:25] == ["move bob 3,2", "pick ann 0,2", "reveal heap/0,2 8D"]
+    return game, state, lines[22:25]
+
+
+def test_two_players_moves_seen_in_one_look_are_both_accepted_in_order(tmp_path):
+    # a slow camera: bob stepped and ann picked before the table was read still
+    game, state, (step, pick, reveal) = _pouches_before_bobs_step()
+    both = state.apply(game.actions.parse(step)).apply(game.actions.parse(pick))
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, both.view()), frame=JPEG)
+    assert [(e.kind, e.payload.get("notation")) for e in events] == [("action", step), ("action", pick)]
+    assert session.state == both and session.pending is None
+    # and with the card it uncovered already turned up: three moves, read in turn
+    session.undo(), session.undo()
+    three = both.apply(game.actions.parse(reveal))
+    events = session.observe(layout.show(2.0, three.view()))
+    assert [e.payload.get("notation") for e in events if e.kind == "action"] == [step, pick, reveal]
+    assert session.state == three and replay(session.log.events()).state == three
+
+
+def test_a_legal_move_seen_with_an_illegal_one_after_it_flags_the_second_by_its_own_rule(tmp_path):
+    game, state, (step, _, _) = _pouches_before_bobs_step()
+    stepped = state.apply(game.actions.parse(step))
+    table = dict(stepped.view())
+    table["pouch/ann"] = tuple(sorted(table.get("pouch/ann", ()) + table["heap/2,2"]))  # ann digs two cells away
+    table["heap/2,2"] = ("back",)
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, View(table)))
+    assert kinds(events) == ["action", "violation"] and events[0].payload["notation"] == step
+    reading = events[1].payload["readings"][0]
+    assert reading["notation"] == "pick ann 2,2"
+    assert {r["rule"] for r in reading["verdict"]["reasons"]} == {"pouches-1.9/pick/dig"}
+    assert session.state == stepped and session.pending.kind == "violation"
+
+
+def test_a_second_move_without_the_first_is_not_read_as_both(tmp_path):
+    # ann picks while bob has not moved: no legal move of bob's shows on the table, so it stays a violation
+    game, state, (step, pick, _) = _pouches_before_bobs_step()
+    table = dict(state.apply(game.actions.parse(step)).apply(game.actions.parse(pick)).view())
+    for place in ("tokens/3,1", "tokens/3,2"):
+        table[place] = state.view().get(place)
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, View(table)))
+    assert kinds(events) == ["violation"] and session.state == state
+    assert events[0].payload["readings"][0]["notation"] == pick
+
+
+def test_a_pass_entered_after_the_next_player_moved_lets_the_held_table_read(tmp_path):
+    # 02-fight-bury: bob steps to 2,3, ann stays (said aloud), cat picks at 1,2; the camera saw the step
+    # and the pick in one look before ann's stay was entered
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:27]:
+        state = state.apply(game.actions.parse(line))
+    step, stay, pick = (game.actions.parse(line) for line in lines[27:30])
+    assert (str(step), str(stay), str(pick)) == ("move bob 2,3", "stay ann", "pick cat 1,2")
+    after = state.apply(step).apply(stay).apply(pick)
+    assert after.view() != state.apply(step).view() and state.apply(step).apply(stay).view() == state.apply(step).view()
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, after.view()))
+    assert kinds(events) == ["action", "violation"] and events[0].payload["notation"] == "move bob 2,3"
+    assert events[1].payload["readings"][0]["notation"] == "pick cat 1,2"  # out of turn: ann has not passed
+    entered = session.enter(stay)
+    assert kinds(entered) == ["correction", "resolved", "action", "action"]
+    assert [e.payload["notation"] for e in entered if e.kind == "action"] == ["stay ann", "pick cat 1,2"]
+    assert entered[3].payload["source"] == "camera" and session.state == after and session.pending is None
