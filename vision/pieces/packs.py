@@ -14,6 +14,9 @@ uses the helpers here:
   Its pixels are grouped by position into k compact clusters, for each k the part has room for.
   :func:`cut_edge` says whether the lines between clusters follow an edge of the picture, as
   between pieces that touch, or cut across print (a card back's pattern).
+* :func:`valley_parts` cuts a pack on the full-size frame instead, where the gaps between pieces, a pixel or
+  two wide, still show as narrow valleys of its difference from the table; :func:`chroma` says whether a blob is
+  saturated plastic, the only kind cut so (pale cards and card backs have valleys in their print too).
 * :func:`hue_apart` tells a piece standing on print (a pyramid on a card) from the print itself:
   a piece has a colour of its own, print cut into parts has the colour of the rest of the print.
 """
@@ -31,6 +34,12 @@ SLIVER = 6  # a cluster of fewer pixels is a scrap of an edge, not a piece
 # the lines between clusters must change lightness at least this many times as much as the part's inside
 # (chosen on the Deck Town demo, see models/pieces/README.md)
 CUT_EDGE = 1.0
+# valley_parts: a pixel of a pack is a piece's when it differs from the table by more than PACK_BODY of the pack's
+# median difference, and lies in no valley deeper than VALLEY of it (the narrow gaps between pieces are valleys of
+# the difference). Chosen on 2026-11-22, session 7, on the Deck Town demo's 23 shots (of 414 pyramids read right:
+# PACK_BODY 0.3 / 0.4 / 0.5 gave 297 / 306 / 303, VALLEY 0.1 / 0.15 / 0.25 gave 309 / 306 / 306)
+PACK_BODY = 0.4
+VALLEY = 0.15
 
 
 def holes_filled(fg: Foreground, blob: Blob) -> Blob:
@@ -54,6 +63,13 @@ def holes_filled(fg: Foreground, blob: Blob) -> Blob:
         if np.hypot(0.5 * d[0], np.hypot(d[1], d[2])) > CHROMA_BAR:
             filled[inside] = 1
     return Blob(blob.box, filled)
+
+
+def chroma(fg: Foreground, blob: Blob) -> float:
+    """The median chroma (Lab a, b distance from grey) of ``blob``'s pixels: how saturated it is."""
+    x0, y0, x1, y1 = blob.box
+    ab = fg.lab[y0:y1, x0:x1, 1:][blob.mask > 0].astype(np.float32) - 128.0
+    return float(np.median(np.hypot(ab[:, 0], ab[:, 1]))) if len(ab) else 0.0
 
 
 def clusters(blob: Blob, k: int) -> list[Blob]:
@@ -119,3 +135,62 @@ def cut_edge(fg: Foreground, blob: Blob, parts: list[Blob]) -> float:
     if not line.any() or not core.any():
         return 0.0
     return float(grad[line].mean() / max(grad[core].mean(), 1e-3))
+
+
+def valley_parts(image: np.ndarray, fg: Foreground, blob: Blob, scale: int, piece_px: float) -> list[Blob]:
+    """A pack's pieces cut at its gaps on the full-size frame (``image``, BGR; ``blob`` and the parts returned are
+    on the frame ``scale`` times smaller that ``fg`` holds, where a large pyramid spans ``piece_px``).
+
+    Each pixel's difference from the table round the pack (Lab, lightness counted half) is high on the pieces
+    and drops in the gaps between them, which are a pixel or two wide in the full-size frame and blur away in
+    the smaller one. The gaps are the narrow valleys of that difference: what a closing over a sixth of a large
+    pyramid fills in. What is left of the pack (its convex hull: the background median may have lost its middle)
+    apart from the valleys falls into one core per piece, and each core grows back over the pack (watershed).
+    Pieces touching with no gap between them (a column of larges, the tip of one over the base of the next) stay
+    one part; a pack with no valley at all is one part. Nothing when nothing of the pack stands out."""
+    table = fg.table_round(blob.box, blob.mask)
+    x0, y0, x1, y1 = blob.box
+    pad = 2
+    hull = np.zeros((y1 - y0 + 2 * pad, x1 - x0 + 2 * pad), np.uint8)
+    contours, _ = cv2.findContours(blob.mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE,
+                                   offset=(pad, pad))
+    cv2.fillPoly(hull, [cv2.convexHull(np.vstack(contours))], 1)
+    X0, Y0 = (x0 - pad) * scale, (y0 - pad) * scale
+    H, W = image.shape[:2]
+    region = cv2.resize(hull, (hull.shape[1] * scale, hull.shape[0] * scale), interpolation=cv2.INTER_NEAREST)
+    # the part of the padded box that lies within the frame
+    cx0, cy0 = max(X0, 0), max(Y0, 0)
+    cx1, cy1 = min(X0 + region.shape[1], W), min(Y0 + region.shape[0], H)
+    region = region[cy0 - Y0:cy1 - Y0, cx0 - X0:cx1 - X0]
+    lab = cv2.cvtColor(image[cy0:cy1, cx0:cx1], cv2.COLOR_BGR2LAB).astype(np.float32) - table
+    diff = cv2.GaussianBlur(np.sqrt((0.5 * lab[..., 0]) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2), (3, 3), 0)
+    inside = region > 0
+    if inside.sum() < 16:
+        return []
+    typical = float(np.median(diff[inside]))
+    k = max(3, int(piece_px * scale / 6)) | 1
+    valley = cv2.morphologyEx(diff, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))) - diff
+    body = inside & (diff > PACK_BODY * typical)
+    cores = cv2.erode((body & (valley < VALLEY * typical)).astype(np.uint8), np.ones((3, 3), np.uint8))
+    n, labels = cv2.connectedComponents(cores, connectivity=4)
+    if n < 2:  # no core
+        return []
+    markers = labels.astype(np.int32)
+    markers[~body] = -1
+    elevation = np.clip(valley * (255.0 / max(typical, 1e-3)), 0, 255).astype(np.uint8)
+    grown = cv2.watershed(cv2.cvtColor(elevation, cv2.COLOR_GRAY2BGR), markers)
+    parts = []
+    for i in range(1, n):
+        full = ((grown == i) & body).astype(np.uint8)
+        ys, xs = np.nonzero(full)
+        if len(xs) < 4 * scale * scale:
+            continue
+        # back onto the smaller frame: a pixel there is the part's when most of it is
+        fx0, fy0 = (cx0 + xs.min()) // scale, (cy0 + ys.min()) // scale
+        fx1, fy1 = (cx0 + xs.max()) // scale + 1, (cy0 + ys.max()) // scale + 1
+        canvas = np.zeros(((fy1 - fy0) * scale, (fx1 - fx0) * scale), np.uint8)
+        canvas[cy0 + ys - fy0 * scale, cx0 + xs - fx0 * scale] = 1
+        small = cv2.resize(canvas.astype(np.float32), (fx1 - fx0, fy1 - fy0), interpolation=cv2.INTER_AREA) >= 0.5
+        if small.sum() >= 4:
+            parts.append(Blob((int(fx0), int(fy0), int(fx1), int(fy1)), small.astype(np.uint8)))
+    return parts

@@ -50,7 +50,17 @@ PART_IOU = 0.65  # the same for a part cut from a pack of pieces, stricter: card
 # a blob cut at its gaps is a pack when pieces fit parts making up this share of it; print cut at its lines (a
 # pile of card backs) is less (set on 2026-11-22 on the Deck Town demo, see the model card)
 PACK_COVER = 0.15
+# a blob is also cut at the valleys of its difference from the table (packs.valley_parts) only when its median chroma
+# is at least PACK_CHROMA (saturated plastic; not pale cards on a coloured table, nor card backs whose pattern is
+# mixed with white), and read so only when its pieces explain at least VALLEY_COVER of it. Both set on 2026-11-22,
+# session 7, on the Deck Town demo's shots 0, 5, 9, 16 and 20 and measured Deck Town boards 100000-100007 (see the
+# model card)
+PACK_CHROMA = 26.0
+VALLEY_COVER = 0.7
 CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when pieces fit this share of it
+# clusters with no edge between them are pieces only when each fits a piece this closely: pieces touching along a
+# face with print of their own show no stronger edge between them (session 7, on the Deck Town demo)
+CLUSTER_SURE = 0.75
 HOPELESS = 0.35  # a solid whose outline's area is less than this share of the blob's, or the other way, is not fitted
 # a blob no piece fits better than this is tried without its pixels that look like the table round it, and read so
 # when a piece then fits better by TRIM_GAIN (set on 2026-11-22, session 6, looking at the Pungo demo: a large
@@ -212,51 +222,100 @@ class PieceReader:
     def _read_pack(self, image: np.ndarray, fg: Foreground, blob: Blob, out: PiecesReading) -> None:
         """Read a blob no piece fits whole as pieces packed close (:mod:`vision.pieces.packs`).
 
-        Its lost middle is filled in, it is cut at its gaps, and each part a piece fits (at ``PART_IOU``) is
-        read. A pack is pieces: when they explain at least ``PACK_COVER`` of the blob, each part no piece
-        fits is taken apart into clusters (:meth:`_read_clusters`). When they explain less, the blob is print
-        cut up (a pile of card backs comes apart into strips at its cards' borders, and some strips fit a
-        pyramid) or print with a piece on it: only parts of a hue apart from the rest of the blob are kept."""
+        Its lost middle is filled in and it is cut at its gaps, two ways: where it stands out least from the
+        background (:meth:`Foreground.packed_parts`, on the smaller frame) and along the narrow valleys of its
+        difference from the table round it on the full-size frame (:func:`packs.valley_parts`, where gaps a
+        pixel or two wide still show). Each cut is read (:meth:`_read_cut`), and the one whose pieces explain
+        more of the blob wins; the valley cut only when its pieces explain at least ``VALLEY_COVER`` of the
+        blob (cut finer, card art comes apart into more parts that fit a pyramid), and only in a blob of
+        saturated colour (``PACK_CHROMA``: plastic, not pale cards on a coloured table nor card backs). The valley
+        cut leaves pieces that touch with no gap (a column of larges) as one part: its parts no piece fits are
+        taken apart into clusters before the blob is judged a pack or print."""
         blob = packs.holes_filled(fg, blob)
+        candidates_before = list(self._die_candidates)
+        cuts = [(lambda: [Blob(*p) for p in fg.packed_parts(blob.box, blob.mask)], 0.0, False)]
+        if packs.chroma(fg, blob) >= PACK_CHROMA:
+            cuts.append((lambda: packs.valley_parts(image, fg, blob, SHRINK, self._piece_px_at(blob)), VALLEY_COVER,
+                         True))
+        best = None
+        for cut, need, cluster_first in cuts:
+            self._die_candidates = list(candidates_before)
+            explained, readings = self._read_cut(image, fg, blob, cut(), cluster_first)
+            if explained > 0 and explained >= need * blob.area and (best is None or explained > best[0]):
+                best = (explained, readings, self._die_candidates)
+        if best is None:
+            self._die_candidates = candidates_before
+            return
+        self._die_candidates = best[2]
+        for reading in best[1]:
+            out.take(reading)
+
+    def _read_cut(self, image: np.ndarray, fg: Foreground, blob: Blob, cut: list[Blob],
+                  cluster_first: bool = False) -> tuple[int, list]:
+        """A pack ``blob`` cut into parts (``cut``) read: how many of its pixels the pieces read explain, and
+        their readings. Each part a piece fits (at ``PART_IOU``) is read. A pack is pieces: when they explain
+        at least ``PACK_COVER`` of the blob, each part no piece fits is taken apart into clusters
+        (:meth:`_read_clusters`); with ``cluster_first`` (a cut at the valleys of saturated plastic) they are
+        taken apart first and count towards that share, and a cut between clusters may lie on no edge. When they
+        explain less, the blob is print cut up (a pile of card backs comes apart into strips at its cards'
+        borders, and some strips fit a pyramid) or print with a piece on it: only parts of a hue apart from the
+        rest of the blob are kept."""
         readings, unfit = [], []
-        for part in fg.packed_parts(blob.box, blob.mask):
-            part = Blob(*part)
+        for part in cut:
             reading = self._reading_of(image, fg, part)
             if reading.count:
                 readings.append((part, reading))
             else:
                 unfit.append(part)
+
+        def clustered(parts):
+            return [(part, reading) for part in parts
+                    for reading in [self._read_clusters(image, fg, part, without_edge=cluster_first)]
+                    if reading is not None]
+
+        if cluster_first:  # pieces touching with no gap between them count before the blob is judged
+            readings, unfit = readings + clustered(unfit), []
         if not readings:
-            return
+            return 0, []
         if sum(part.area for part, _ in readings) >= PACK_COVER * blob.area:
-            readings += [(part, reading) for part in unfit for reading in [self._read_clusters(image, fg, part)]
-                         if reading is not None]
+            readings += clustered(unfit)
         else:
             apart = packs.hue_apart(fg, blob, [part for part, _ in readings])
             dropped = [reading for (_, reading), keep in zip(readings, apart) if not keep]
             readings = [(part, reading) for (part, reading), keep in zip(readings, apart) if keep]
             dropped_dice = [id(d) for reading in dropped for d in reading.dice]
             self._die_candidates = [c for c in self._die_candidates if id(c[1]) not in dropped_dice]
-        for _, reading in readings:
-            out.take(reading)
+        return sum(part.area for part, _ in readings), [reading for _, reading in readings]
 
-    def _reading_of(self, image: np.ndarray, fg: Foreground, part: Blob, may_be_die: bool = True) -> PiecesReading:
-        """What one part of a pack reads as, on its own (nothing when no piece fits it at ``PART_IOU``)."""
+    def _reading_of(self, image: np.ndarray, fg: Foreground, part: Blob, may_be_die: bool = True,
+                    min_iou: float = PART_IOU) -> PiecesReading:
+        """What one part of a pack reads as, on its own (nothing when no piece fits it at ``min_iou``)."""
         reading = PiecesReading([], [], [], [])
-        self._read_blob(image, fg, part, reading, may_be_die=may_be_die, min_iou=PART_IOU)
+        self._read_blob(image, fg, part, reading, may_be_die=may_be_die, min_iou=min_iou)
         return reading
 
-    def _read_clusters(self, image: np.ndarray, fg: Foreground, part: Blob) -> PiecesReading | None:
+    def _read_clusters(self, image: np.ndarray, fg: Foreground, part: Blob,
+                       without_edge: bool = False) -> PiecesReading | None:
         """A part of a pack that no piece fits, taken apart (:func:`packs.clusters`) into the fewest clusters,
         2 up to as many small pyramids as it has room for, of which pieces fit at least ``CLUSTERS_READ`` of
-        its pixels: the pieces read from them, or None when no number of clusters does."""
+        its pixels: the pieces read from them, or None when no number of clusters does. The lines between
+        clusters must lie on an edge of the picture (``packs.CUT_EDGE``), unless ``without_edge`` and every
+        cluster fits a piece at ``CLUSTER_SURE``."""
         at = self.view.to_table(part.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
         for k in range(2, min(packs.MAX_CLUSTERS, int(part.area / max(smallest, 1.0))) + 1):
             cut = packs.clusters(part, k)
-            if packs.cut_edge(fg, part, cut) < packs.CUT_EDGE:  # a cut across print, not between pieces
+            # a cut across print, not between pieces; in a pack coloured all over (``without_edge``) it stands when
+            # pieces fit every cluster closely (pieces touching along a face with print of their own, such as a
+            # pyramid's edges, show no stronger edge between them)
+            if packs.cut_edge(fg, part, cut) >= packs.CUT_EDGE:
+                bar = PART_IOU
+            elif without_edge:
+                bar = CLUSTER_SURE
+            else:
                 continue
-            found = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False)) for cluster in cut]
+            found = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False, min_iou=bar))
+                     for cluster in cut]
             if sum(cluster.area for cluster, reading in found if reading.count) >= CLUSTERS_READ * part.area:
                 merged = PiecesReading([], [], [], [])
                 for _, reading in found:
@@ -373,6 +432,11 @@ class PieceReader:
                 shaded[0] = min(255.0, f[0] * gain)
                 examples.append(shaded)
         self.palette = self.palette.with_colour(name, np.repeat(np.array(examples), NEIGHBOURS, axis=0))
+
+    def _piece_px_at(self, blob: Blob) -> float:
+        """About how many pixels of the smaller frame a large pyramid's height spans at ``blob``."""
+        at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
+        return self.view.px_per_mm(tuple(at)) * Size.LARGE.height_mm
 
     def _piece_px(self, small: np.ndarray) -> float:
         """About how many pixels of ``small`` a large pyramid's height spans near the picture's centre."""
