@@ -212,7 +212,7 @@ class Session:
                 return write.events
             self._accept(candidate.reading, "choice", write)
             if pending.seen is not None:
-                self._judge(_settled(pending.seen, candidate.view), write, "camera")
+                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera")
             return write.events
 
     def enter(self, action: Action, overrule: bool = False) -> list[Event]:
@@ -241,7 +241,7 @@ class Session:
             else:
                 self._force(reading, None, write)
             if pending is not None and pending.seen is not None:  # the table it held may read now
-                self._judge(pending.seen, write, "camera")
+                self._judge(self._seen_again(pending.seen), write, "camera")
             return write.events
 
     def overrule(self, index: int = 0) -> list[Event]:
@@ -261,7 +261,7 @@ class Session:
                 self._pending = pending
                 raise SessionError(str(exc)) from None
             if pending.seen is not None:
-                self._judge(_settled(pending.seen, candidate.view), write, "camera")
+                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera")
             return write.events
 
     def undo(self) -> list[Event]:
@@ -276,6 +276,15 @@ class Session:
             self.state, self._outcome_logged = before, False
             self._note_outcome(write)
             return write.events
+
+    def _seen_again(self, seen: SeenView) -> SeenView:
+        """The table a held problem was raised on (``seen``), read again from the current state:
+        the layout's doubts depend on it (a pile top hidden under tokens is read as the state
+        has it)."""
+        if self._snapshot is None:
+            return seen
+        again = self.layout.read(self._snapshot, self.state)
+        return again if again.view == seen.view else seen
 
     # -- deciding --
     def _judge(self, seen: SeenView, write: _Writer, source: str) -> list[Event]:

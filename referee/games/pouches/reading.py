@@ -49,7 +49,7 @@ def interpret(state, after: View) -> tuple[Reading, ...]:
 
     A token that moved and nothing else reads as a MOVE (a step, or the swooshes that could have
     carried it there; if none could, the shortest path, whose verdict says why not). Anything else
-    is matched against the legal actions' results. When the table must first reveal a card and shows
+    is matched against the legal actions' results (a pile's top hidden under tokens may be any card). When the table must first reveal a card and shows
     it together with the next move (legal or not), the reveal is read; the session reads the move
     next, from its result. Failing that, a card that joined or left a pouch reads as a PICK or a
     DISCARD with the verdict that explains why it is not allowed.
@@ -63,10 +63,23 @@ def interpret(state, after: View) -> tuple[Reading, ...]:
         movers = [p for p in state.game.players if old.get(p) != new.get(p)]
         if len(movers) == 1 and movers[0] in new and movers[0] in old:
             return _move_readings(state, movers[0], parse_cell(old[movers[0]]), parse_cell(new[movers[0]]))
-    legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions() if state._apply(a).view() == after)
+    legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions() if _shows(after, state._apply(a).view()))
     if not legal and state.to_move == CHANCE:
         legal = tuple(_reveal_first(state, before, after))
     return legal or _card_readings(state, before, after)
+
+
+def _shows(after: View, result: View) -> bool:
+    """Whether the table ``after`` looks like ``result``. A pile whose top card is not seen while
+    tokens stand on it may hold any card there: they can hide a card dropped onto it, so which card
+    is a question for the players, not a mismatch."""
+    for place in set(after) | set(result):
+        if after.get(place) == result.get(place):
+            continue
+        hidden = place.startswith("heap/") and not after.get(place) and after.get(f"tokens/{place[len('heap/'):]}")
+        if not (hidden and result.get(place)):
+            return False
+    return True
 
 
 def _reveal_first(state, before: View, after: View):

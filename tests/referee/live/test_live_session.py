@@ -372,3 +372,35 @@ def test_a_pass_entered_after_the_next_player_moved_lets_the_held_table_read(tmp
     assert kinds(entered) == ["correction", "resolved", "action", "action"]
     assert [e.payload["notation"] for e in entered if e.kind == "action"] == ["stay ann", "pick cat 1,2"]
     assert entered[3].payload["source"] == "camera" and session.state == after and session.pending is None
+
+
+def test_a_weapon_dropped_on_a_pile_under_tokens_is_a_question_that_offers_the_drop(tmp_path):
+    # 02-fight-bury's fight on 1,2: bob drops his 8S onto the pile bob and cat stand on, whose tokens hide it;
+    # a bury under another pile looks the same from above, so the players are asked, and the drop is offered
+    import dataclasses
+    import random
+
+    from referee import layouts
+    from staged_table import stage, zones
+
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:39]:
+        state = state.apply(game.actions.parse(line))
+    drop, cats = (game.actions.parse(line) for line in lines[39:41])
+    assert (str(drop), str(cats)) == ("discard bob 8S drop", "discard cat QD drop")
+    dropped = state.apply(drop)
+    assert dropped.view()["tokens/1,2"] == ("bob", "cat") and dropped.view()["heap/1,2"] == ("8S",)
+    rng = random.Random(7)
+    table = stage(game, dropped, state, rng)
+    table = dataclasses.replace(table, cards=tuple(c for c in table.cards if c.card != "8S"))  # under the tokens
+    session = Session(game, state, layouts.for_game(game, zones(game)), PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(table)
+    assert kinds(events) == ["question"]
+    offered = [r["notation"] for r in events[0].payload["readings"]]
+    assert "discard bob 8S drop" in offered and "discard bob 8S bury 1,1" in offered
+    answered = session.choose(offered.index("discard bob 8S drop"))
+    assert kinds(answered) == ["correction", "action"] and session.state == dropped  # the table agrees now
+    assert session.observe(dataclasses.replace(table, t=table.t + 1)) == []
+    # cat's QD dropped on top is seen: the pile shows again
+    events = session.observe(stage(game, dropped.apply(cats), dropped, rng))
+    assert [e.payload.get("notation") for e in events] == ["discard cat QD drop"]
