@@ -63,16 +63,19 @@ def interpret(state, after: View) -> tuple[Reading, ...]:
         movers = [p for p in state.game.players if old.get(p) != new.get(p)]
         if len(movers) == 1 and movers[0] in new and movers[0] in old:
             return _move_readings(state, movers[0], parse_cell(old[movers[0]]), parse_cell(new[movers[0]]))
-    legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions() if _shows(after, state._apply(a).view()))
+    legal = tuple(Reading(a, state.check(a)) for a in state.legal_actions() if _shows(before, after, state._apply(a).view()))
     if not legal and state.to_move == CHANCE:
         legal = tuple(_reveal_first(state, before, after))
     return legal or _card_readings(state, before, after)
 
 
-def _shows(after: View, result: View) -> bool:
-    """Whether the table ``after`` looks like ``result``. A pile whose top card is not seen while
-    tokens stand on it may hold any card there: they can hide a card dropped onto it, so which card
-    is a question for the players, not a mismatch."""
+def _shows(before: View, after: View, result: View) -> bool:
+    """Whether the table ``after`` looks like ``result``, an action's result from ``before``. A pile
+    whose top card is not seen while tokens stand on it may hold any card there: they can hide a
+    card dropped onto it, so which card is a question for the players, not a mismatch. An action
+    that changes nothing the table shows (a pass) explains no change, a hidden pile top included."""
+    if result == before:
+        return False
     for place in set(after) | set(result):
         if after.get(place) == result.get(place):
             continue

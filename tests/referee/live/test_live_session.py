@@ -404,3 +404,24 @@ def test_a_weapon_dropped_on_a_pile_under_tokens_is_a_question_that_offers_the_d
     # cat's QD dropped on top is seen: the pile shows again
     events = session.observe(stage(game, dropped.apply(cats), dropped, rng))
     assert [e.payload.get("notation") for e in events] == ["discard cat QD drop"]
+
+
+def test_a_pile_top_hidden_under_tokens_is_not_read_as_a_pass(tmp_path):
+    # after the fight, ann's turn: the tokens on 1,2 now hide its top (QD); nothing else changed. A pass
+    # (stay) changes nothing on the table, so it does not explain this: the table is as the state has it
+    import dataclasses
+    import random
+
+    from referee import layouts
+    from staged_table import stage, zones
+
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:lines.index("take cat AS") + 1]:
+        state = state.apply(game.actions.parse(line))
+    assert state.to_move == "ann" and state.view()["tokens/1,2"] == ("bob", "cat") and state.is_spoken(
+        game.actions.parse("stay ann"))
+    table = stage(game, state, state, random.Random(3))
+    top = state.view()["heap/1,2"][0]
+    table = dataclasses.replace(table, cards=tuple(c for c in table.cards if c.card != top))
+    session = Session(game, state, layouts.for_game(game, zones(game)), PlaythroughLog.create(tmp_path / "p.sqlite"))
+    assert session.observe(table) == [] and session.state == state
