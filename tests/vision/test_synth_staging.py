@@ -155,3 +155,41 @@ def _covers(card, point, margin_mm: float = 6.0) -> bool:
     dx, dy = point[0] - card.x, point[1] - card.y
     u, v = dx * np.cos(a) + dy * np.sin(a), -dx * np.sin(a) + dy * np.cos(a)
     return abs(u) < CARD_MM[0] / 2 + margin_mm and abs(v) < CARD_MM[1] / 2 + margin_mm
+
+
+def test_a_deck_town_hand_lies_face_down_side_by_side_and_the_camera_counts_every_card():
+    # backs that overlap show one outline: a hand is laid with every card apart so it can be counted
+    import cv2
+
+    from calibration.markers import detect_markers
+    from calibration.tracker import MatTracker
+    from vision.cards.backs import find_backs, visible_area
+
+    game, states = _states(ROOT / "tests/referee/deck_town/playthroughs/three-fours.txt")
+    stager = Stager(game, states, seed=0, size=(1280, 720))
+    largest = max(states, key=lambda s: len(s.view().get("hand/bob")))
+    assert len(largest.view().get("hand/bob")) == 8  # two rows of the hand
+    middle_y = stager.placer.grid.at((0, 0))[1]
+    before = {False: set(), True: set()}
+    for state in states:
+        held = [c for c in stager.table(state).cards if not c.face_up and c.pile == 1]
+        for side in before:  # each seat's hand: a card that stays keeps its pose, only the hand's end changes
+            poses = {(c.x, c.y, c.angle) for c in held if (c.y > middle_y) == side}
+            assert before[side] <= poses or poses <= before[side], state.view()
+            before[side] = poses
+        for i, a in enumerate(held):
+            for b in held[i + 1:]:  # each card's outline, grown by 3 mm, meets no other's
+                grown = [((c.x, c.y), (CARD_MM[0] + 6, CARD_MM[1] + 6), c.angle) for c in (a, b)]
+                assert cv2.rotatedRectangleIntersection(*grown)[0] == cv2.INTERSECT_NONE, (a, b)
+
+    rendering = render(stager.scene(largest))
+    calibration = MatTracker(stager.layout, (1280, 720)).update(detect_markers(rendering.image)).calibration
+    (ox, oy), (pw, ph) = stager.layout.origin_on_paper, stager.layout.paper_mm
+    backs = find_backs(rendering.image, calibration, visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy)))
+    cards = expected_snapshot(rendering).cards
+    truth = [c for c in cards if not c.face_up]
+    assert len(truth) == 3 + 8 + 1  # the hands and the deck
+    for card in truth:  # every face-down card found once, where it lies
+        assert sum(np.hypot(*np.subtract(b.centre_mm, card.center_mm)) < 15 for b in backs) == 1, card.center_mm
+    for back in backs:  # and nothing else but a face-up card's outline (the reader tells those by their index)
+        assert any(np.hypot(*np.subtract(back.centre_mm, c.center_mm)) < 15 for c in cards), back

@@ -65,36 +65,46 @@ def test_the_demo_table_reports_its_progress_and_vision_as_the_games_camera(tmp_
     app.extensions["tableside.games"].close()
 
 
+def followed_to_the_end(tmp_path, game: str, **how):
+    """Play ``demo:<game>`` into a dashboard game (``start_demo(..., **how)``, unpaced) and check that the
+    referee followed it: every entry of the players taken, every state it reached one the script
+    reached, in order, ending at the script's final state. Returns the runner's progress, the
+    session's moves and the script's legal moves (in notation)."""
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    try:
+        runner = start_demo(app, game, paced=False, **how)
+        runner.join(timeout=900)
+        progress = runner.progress
+        assert progress.finished and progress.error is None and not progress.refused, progress.refused
+        recorded = runner.source.demo.recorded
+        script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
+        session = runner.live.session
+        played = iter(replay(recorded).states)
+        reached = [before for _, before, _ in session._history] + [session.state]
+        assert all(any(state == p for p in played) for state in reached), "a state the script never reached"
+        assert session.state == replay(recorded).states[-1] and session.state.outcome() is not None
+        return progress, list(session.moves), script
+    finally:
+        app.extensions["tableside.games"].close()
+
+
+def rules_broken(progress, kind: str = "violation") -> list[list[str]]:
+    """The rules each violation (or other held problem) of the demo cites, in order."""
+    return [[r["rule"] for r in e.payload["readings"][0]["verdict"]["reasons"]] for e in progress.events if e.kind == kind]
+
 
 def test_the_pouches_demo_is_refereed_through_real_vision_move_for_move_to_its_winner(tmp_path):
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    runner = start_demo(app, "pouches", paced=False, every=2)  # 1280x720, the models read every 2nd frame
-    runner.join(timeout=900)
-    progress = runner.progress
-    assert progress.finished and progress.error is None and not progress.refused, progress.refused
-    recorded = runner.source.demo.recorded
-    script = [line.action for line in recorded.lines if line.illegal_rule is None]
-    played = replay(recorded).states[-1]
-    session = runner.live.session
-    # no move misread, none missed, none made up: the referee's game is the script's
-    assert [str(recorded.game.actions.parse(a)) for a in script] == list(session.moves)
-    assert session.state.to_json() == played.to_json() and session.state.outcome().winners == ("cat",)
-    violations = [e for e in progress.events if e.kind == "violation"]
-    assert len(violations) == 1 and [r["rule"] for r in violations[0].payload["readings"][0]["verdict"]["reasons"]] \
-        == ["pouches-1.9/move/uphill"]
+    progress, moves, script = followed_to_the_end(tmp_path, "pouches", every=2)  # 1280x720, every 2nd frame read
+    assert moves == script  # no move misread, none missed, none made up
+    assert rules_broken(progress) == [["pouches-1.9/move/uphill"]]
     outcome = [e.payload for e in progress.events if e.kind == "outcome"]
-    assert len(outcome) == 1 and outcome[0]["rule"] == "pouches-1.9/win/at-once"
-    app.extensions["tableside.games"].close()
+    assert [(o["winners"], o["rule"]) for o in outcome] == [(["cat"], "pouches-1.9/win/at-once")]
 
 
 def test_the_demos_players_answer_a_question_only_they_can_settle(tmp_path):
     # Pungo's demo twice lands a small on a small, stepping it in from one side or another: the table
     # looks the same either way, so the referee asks, and the players answer with the step they made
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    runner = start_demo(app, "pungo", paced=False, size=(640, 360), simulated=True)
-    runner.join(timeout=600)
-    progress = runner.progress
-    assert progress.finished and progress.error is None and not progress.refused, progress.refused
+    progress, _, _ = followed_to_the_end(tmp_path, "pungo", size=(640, 360), simulated=True)  # read by whole turns
     questions = [e for e in progress.events if e.kind == "question"]
     assert len(questions) == 2 and progress.answered == ["turn ann - r1c2:1:W", "turn ann - r2c2:1:W"]
     for question, answer in zip(questions, progress.answered):
@@ -102,52 +112,29 @@ def test_the_demos_players_answer_a_question_only_they_can_settle(tmp_path):
         assert len(readings) == 2 and answer in readings and all(r[:-1] == answer[:-1] for r in readings)
     chosen = [e.payload for e in progress.events if e.kind == "correction" and e.payload["what"] == "choose"]
     assert [c["notation"] for c in chosen] == progress.answered
-    recorded = runner.source.demo.recorded
-    assert runner.live.session.state == replay(recorded).states[-1]
-    outcome = runner.live.session.state.outcome()
-    assert (outcome.winners, outcome.rule) == (("ann",), "pungo/win/all-nine")
-    app.extensions["tableside.games"].close()
+    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
+    assert [(o["winners"], o["rule"]) for o in outcome] == [(["ann"], "pungo/win/all-nine")]
 
 
 def test_a_slow_camera_that_sees_two_moves_at_once_still_follows_the_demo_move_for_move(tmp_path):
     # every 6th frame (1.7 looks a second): some settled tables show two players' moves, and a pass said
     # aloud comes before the referee has seen the move it follows; the players wait and enter it then
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    runner = start_demo(app, "pouches", paced=False, every=6, size=(640, 360), simulated=True)
-    runner.join(timeout=300)
-    progress = runner.progress
-    assert progress.finished and progress.error is None and not progress.refused, progress.refused
-    recorded = runner.source.demo.recorded
-    script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
-    session = runner.live.session
-    assert list(session.moves) == script and session.state == replay(recorded).states[-1]
+    progress, moves, script = followed_to_the_end(tmp_path, "pouches", every=6, size=(640, 360), simulated=True)
+    assert moves == script
     looks: dict[float, list[str]] = {}
     for event in progress.events:
         if event.kind == "action" and event.payload["source"] == "camera":
             looks.setdefault(event.snapshot_t, []).append(event.payload["action"].get("player", "*table*"))
     assert any(len(set(players) - {"*table*"}) >= 2 for players in looks.values()), looks
-    violations = [e for e in progress.events if e.kind == "violation"]
-    assert [[r["rule"] for r in v.payload["readings"][0]["verdict"]["reasons"]] for v in violations] \
-        == [["pouches-1.9/move/uphill"]]
-    assert session.state.outcome().winners == ("cat",)
-    app.extensions["tableside.games"].close()
+    assert rules_broken(progress) == [["pouches-1.9/move/uphill"]]
 
 
 def test_the_deck_town_demo_deal_is_said_by_the_players_and_the_game_followed_to_its_winner(tmp_path):
     # the deal puts cards face down into hands and each player says whether they hold a number card:
     # the camera cannot read it, so the players enter it, and the rest is read from the table
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    runner = start_demo(app, "deck-town", paced=False, every=2, size=(640, 360), simulated=True)
-    runner.join(timeout=300)
-    progress = runner.progress
-    assert progress.finished and progress.error is None and not progress.refused, progress.refused
-    recorded = runner.source.demo.recorded
-    script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
-    session = runner.live.session
-    assert list(session.moves) == script and session.state == replay(recorded).states[-1]
-    sources = {e.payload["notation"]: e.payload["source"] for e in progress.events if e.kind == "action"}
-    assert sources[script[0]] == "hand" and script[0].startswith("deal")
-    assert all(sources[move] == "camera" for move in script[1:])
+    progress, moves, script = followed_to_the_end(tmp_path, "deck-town", every=2, size=(640, 360), simulated=True)
+    assert moves == script
+    actions = [(e.payload["notation"], e.payload["source"]) for e in progress.events if e.kind == "action"]
+    assert actions[0][0].startswith("deal") and actions[0][1] == "hand"
+    assert all(source == "camera" for _, source in actions[1:])
     assert not [e for e in progress.events if e.kind in ("violation", "question", "unrecognised")]
-    assert session.state.outcome() is not None
-    app.extensions["tableside.games"].close()

@@ -7,7 +7,7 @@ box round its cards, bearings from its middle, :mod:`referee.layouts.seats`):
   it standing apart on fixed spots of the card (a nest would hide what is inside);
 * each player's area on their seat's bearing, measured from the largest town of the game (so it
   stays put): the supply's pyramids in rows :data:`SUPPLY_CELLS` out, a revealed card
-  :data:`REVEAL_CELLS` out, the hand face down in a fan :data:`HAND_CELLS` out;
+  :data:`REVEAL_CELLS` out, the hand face down from :data:`HAND_CELLS` out (:meth:`Placer.hand_spots`);
 * the shared area (halfway from the last seat round to seat 0): the deck, a face-down pile, and
   the discard pile spread along the bearing outwards, the bottom card furthest out so that x
   grows from bottom to top as the layout reads it, in a zigzag so that a quarter of every card
@@ -22,14 +22,15 @@ import numpy as np
 
 from referee.layouts import seats, tabletop
 from vision.synth.scene import CardObject, PyramidObject
-from vision.synth.staging.table import CardGrid, box_of, fan, home_cell
+from vision.synth.staging.table import H, W, CardGrid, box_of, fan, home_cell
 
 SUPPLY_CELLS = 2.2
 REVEAL_CELLS = 3.3
-HAND_CELLS = 4.6
+HAND_CELLS = 4.3  # a gap beyond the revealed card, and the camera as near as when hands were fanned
 DECK_CELLS = 2.4
 DISCARD_CELLS = 3.7
-HAND_FAN_MM = 24.0
+HAND_ROW = 4  # cards side by side in a row of the hand; more cards start a row further out
+HAND_GAP_MM = 15.0  # between neighbouring cards of a hand, so that the camera sees each card's outline
 SUPPLY_PITCH_MM = 30.0  # a large pyramid's base is 25.4 mm
 DISCARD_STEP_MM = 9.0  # along x, per card
 DISCARD_ZIGZAG_MM = (0.0, 30.0, 60.0, 90.0, 120.0)  # each card a step further along y, then back up
@@ -88,15 +89,26 @@ class Placer:
             for card in view.get(f"reveal/{player}"):
                 x, y, a = hand.place(("reveal", player, card), grid.out(outer, bearing, REVEAL_CELLS), facing)
                 table.cards.append(CardObject(card, x, y, a))
-            held = view.get(f"hand/{player}")
-            for i, point in enumerate(fan(grid.out(outer, bearing, HAND_CELLS), across, len(held), HAND_FAN_MM)):
-                x, y, a = hand.place(("hand", player, i), point, facing)
+            for i, point in enumerate(self.hand_spots(outer, bearing, len(view.get(f"hand/{player}")))):
+                # laid with care (2 mm, 2 degrees off at most): neighbours stay clear of each other
+                x, y, a = hand.place(("hand", player, i), point, facing, offset_mm=2.0, turn_deg=2.0)
                 table.cards.append(CardObject("back", x, y, a, face_up=False))
         if view.get("deck"):
             x, y, a = hand.place(("deck",), grid.out(outer, self.shared, DECK_CELLS), self.shared - 270.0)
             table.cards.append(CardObject("back", x, y, a, face_up=False, pile=max(1, min(int(state.deck), 60))))
         table.cards += self._discards(view.get("discard"), outer)
         return table
+
+    def hand_spots(self, outer, bearing: float, count: int) -> list[tuple[float, float]]:
+        """Where the ``count`` cards of the hand of the seat on ``bearing`` lie: face down side by
+        side, not overlapping (backs that overlap read as one card), :data:`HAND_ROW` to a row across
+        the seat's bearing, the first row :data:`HAND_CELLS` out from the town (``outer``), each
+        further row a card's length further out. Card ``i`` always has the same spot, so a hand
+        that grows or shrinks changes only at its end (what stays put is not seen to move)."""
+        b = math.radians(bearing)
+        outwards = np.array([math.cos(b), math.sin(b)])
+        first = np.array(fan(self.grid.out(outer, bearing, HAND_CELLS), bearing + 90.0, HAND_ROW, W + HAND_GAP_MM))
+        return [tuple(first[i % HAND_ROW] + outwards * (i // HAND_ROW) * (H + HAND_GAP_MM)) for i in range(count)]
 
     def _discards(self, pile: tuple[str, ...], outer) -> list[CardObject]:
         """The discard pile, bottom first: card i of the longest pile lies i steps in from the bottom."""
