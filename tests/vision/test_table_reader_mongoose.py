@@ -12,7 +12,31 @@ found, its bottom-right one read at a turn 35 degrees off, where a club looks li
 second KD (the KS's bottom-right index read KD, its card's centre placed too far off to pair it with
 the KS's top-left). The recogniser now reads a faint find lying across the card from a lone index at
 the turn the line between them gives, and pairs two finds lying a card's index diagonal apart whose
-reads allow each other's name."""
+reads allow each other's name.
+
+The second capture (``capture 7S,3H,5H 4D,7C,JC``, bob's collection fanned as 3D JD KC 4D 7C JC)
+once read without its KC and 4D: at a coarse scale the detector boxed the pip between them (and
+the JD's frame pip) more surely than the fine boxes round the two indices, which only those boxes
+had suppressed. The recogniser now reads an unclear find again in the boxes it suppressed, and
+keeps any other read surely, apart from every named index, as an index too; a box round the KC's
+pip overlapping the 4D's index joins the KC it names rather than the 4D. The pool read a KC too
+many (the KS's bottom-right index, its turn read 65 degrees off, named KC: now read again at the
+turn the line to its top-left gives) and a JD or an unknown too many (a pip on the KD's or the
+KS's face beside its index, read at a turn 40 to 100 degrees from it: now that corner found
+again).
+
+The first discard (``discard 2H 3D``) once read without ann's 6S (its index paired, as a card's
+two corners, with a pip of the 7S beside it that read 4S and gave 6S 0.06: the 6S was placed
+between them) and with a second JD (what shows of the 2H's bottom-right index by the edge of the
+3D over it, read JD 0.58). A read now leaves another name in doubt only as its runner-up, and an
+unsure find where a lone index's covered corner lies, read at that corner's turn as no index, is
+none.
+
+The second refill (``reveal 7H,3S,QD``) once read the pool's TH as unknown and its bottom-right
+index as a 4H: a box round the TH's pips, three times its index's side and read 4D, counted as its
+top-left index found again, and the card so formed, two finds already, could no longer take its
+bottom-right corner. A box more than twice an index's side is now no index found again, and a
+card's finds of one corner still pair with the other corner."""
 
 from __future__ import annotations
 
@@ -68,3 +92,56 @@ def test_the_first_refill_is_read_card_for_card_with_the_jack_of_clubs_and_one_k
     assert truth["JC"] == truth["KS"] == truth["KD"] == 1 and truth["JS"] == 1
     got = collections.Counter(c.card for c in read)
     assert got == truth, (got - truth, truth - got)
+
+
+@pytest.mark.parametrize("frame", [6 * FRAMES_PER_SHOT + 2, 6 * FRAMES_PER_SHOT + 7,
+                                   7 * FRAMES_PER_SHOT - 3, 7 * FRAMES_PER_SHOT + 2, 7 * FRAMES_PER_SHOT + 7])
+def test_the_second_capture_reads_the_fanned_collection_and_the_pool_card_for_card(demo, frame):
+    demo.seek(frame)
+    image = demo.read()
+    assert demo.truth.position in (6, 7) and not demo.truth.snapshot.occluded  # after the capture (and the refill)
+    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
+    reader.read(image, 0.0)
+    read = reader.read(image, 0.1).snapshot.cards
+    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    got = collections.Counter(c.card for c in read)
+    assert got == truth, (got - truth, truth - got)
+    # bob's fan, each card in his collection: the KC and 4D, whose indices show only between their neighbours', too
+    game = demo.demo.recorded.game
+    layout = layouts.for_game(game, zones_of(mat_of(game)))
+    bob = sorted(c.card for c in read if layout.place(c.center_mm) == "collection/bob")
+    assert bob == sorted(["3D", "JD", "KC", "4D", "7C", "JC"])
+
+
+@pytest.mark.parametrize("frame", [10 * FRAMES_PER_SHOT + 2, 10 * FRAMES_PER_SHOT + 12])
+def test_the_first_discard_reads_the_discards_and_ann_s_collection_card_for_card(demo, frame):
+    demo.seek(frame)
+    image = demo.read()
+    assert demo.truth.position == 10 and not demo.truth.snapshot.occluded  # the table after `discard 2H 3D`
+    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
+    reader.read(image, 0.0)
+    read = reader.read(image, 0.1).snapshot.cards
+    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    got = collections.Counter(c.card for c in read)
+    assert got == truth, (got - truth, truth - got)
+    game = demo.demo.recorded.game
+    layout = layouts.for_game(game, zones_of(mat_of(game)))
+    places = {c.card: layout.place(c.center_mm) for c in read}
+    assert places["2H"] == places["3D"] == "discards" and places["6S"] == "collection/ann"
+
+
+@pytest.mark.parametrize("frame", [11 * FRAMES_PER_SHOT - 3, 11 * FRAMES_PER_SHOT + 2, 11 * FRAMES_PER_SHOT + 7])
+def test_the_second_refill_reads_the_pool_s_ten_of_hearts_once_and_no_four(demo, frame):
+    demo.seek(frame)
+    image = demo.read()
+    assert demo.truth.position == 11 and not demo.truth.snapshot.occluded  # the table after `reveal 7H,3S,QD`
+    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
+    reader.read(image, 0.0)
+    read = reader.read(image, 0.1).snapshot.cards
+    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    got = collections.Counter(c.card for c in read)
+    assert truth["TH"] == got["TH"] == 1 and truth["4H"] == got["4H"] == 0, (got - truth, truth - got)
+    game = demo.demo.recorded.game
+    layout = layouts.for_game(game, zones_of(mat_of(game)))
+    pool = sorted(str(c.card) for c in read if layout.place(c.center_mm) == "pool")
+    assert pool == sorted(c.card for c in demo.truth.snapshot.cards if layout.place(c.center_mm) == "pool")

@@ -58,6 +58,7 @@ RETRIED_SIZES = (0.7, 1.4, 2.0)
 # taking in the pip beside it): their readings are pooled, whatever each says. Indices of different
 # cards do not overlap: a card's index lies inside its white border.
 SAME_INDEX = 0.2
+SAME_INDEX_SIZE = 2.0  # and the larger box at most this many times the smaller's side
 # Two lone finds read as different names are one card's two corners where they lie a card's index
 # diagonal apart, its length within this fraction and its direction within these degrees (the finds'
 # turns are rough), and either read gives the other's name at least IN_DOUBT
@@ -184,7 +185,11 @@ class CardRecogniser:
         surely, its read is kept, and a smaller box that named it replaces the detector's (the
         card's centre and outline are placed from the box's size; a larger one is kept as found,
         as the classifier reads a well-boxed index surely from a crop somewhat too large too, so
-        such a read is no measure of the index's size). The turn is the card's own on the picture:
+        such a read is no measure of the index's size). One still not named surely is read in the
+        boxes stage 1 suppressed as the same thing (``alike``, :func:`_suppress`), each at its own
+        turn: the surest read naming a card surely replaces it, and any other one lying apart from
+        every index named surely is added as an index (``indices`` grows, and the returned rows with
+        it). The turn is the card's own on the picture:
         it is written into each index as ``turn`` (degrees), and the card's centre is placed from
         it (``card_centre``), as the index sits at a known place on a face."""
         if not indices:
@@ -212,6 +217,32 @@ class CardRecogniser:
                     probs[k], embeddings[k] = reads[b][0][n], reads[b][1][n]
                     if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
                         indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
+        # one still unclear is read in the boxes it suppressed as the same thing (stage 1's
+        # ``alike``: at a coarse scale a box round a pip or spanning two indices of a fan can outscore
+        # the fine boxes round the indices themselves); the surest read that names a card surely
+        # takes its place, and any other that does, lying apart from every index, is an index too
+        unclear = [k for k in np.flatnonzero(_named(probs) < SURE) if indices[k].get("alike")]
+        if unclear:
+            alike = [(k, a) for k in unclear for a in indices[k]["alike"]]
+            p, e = self._read(image, [a for _, a in alike], [a["turn_hint"] for _, a in alike])
+            replaced, more = set(), []
+            named = [indices[k] for k in np.flatnonzero(_named(probs) >= SURE)]  # (an unclear find may be a pip)
+            for n in np.argsort(-_named(p)):
+                k, a = alike[n]
+                if _named(p[n][None])[0] < SURE or p[n, INDEX[NONE]] >= NOT_AN_INDEX:
+                    break
+                if k not in replaced:
+                    replaced.add(k)
+                    probs[k], embeddings[k], turns[k] = p[n], e[n], a["turn_hint"]
+                    indices[k].update(box=a["box"], turn_hint=a["turn_hint"])
+                    named.append(indices[k])
+                elif not any(_one_thing(a, i) for i in named):
+                    indices.append({**a, "alike": []})
+                    named.append(indices[-1])
+                    more.append(n)
+            if more:
+                probs, embeddings = np.vstack([probs, p[more]]), np.vstack([embeddings, e[more]])
+                turns = np.append(turns, [alike[n][1]["turn_hint"] for n in more])
         for i, turn, p in zip(indices, turns, probs):
             i["turn"] = float(turn)
             i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
@@ -256,44 +287,76 @@ class CardRecogniser:
         doubt (:func:`_names_in_doubt`), and the new read replaces the lone index's. A faint find
         naming another card is left out: it is no corner of this one, and too faint to be a card.
         Most lone indices are the top-left ones of a fan, whose other corners lie under the next
-        card: their faint finds are pips, read as no index or unsurely, so one read each."""
+        card: their faint finds are pips, read as no index or unsurely, so one read each.
+
+        An index found surely but not paired that lies there is a candidate too (its turn read far
+        off, where a spade looks like a club, it names another card): read at the line's turn it is
+        taken as the corner when it then names the same card as the lone index's new read, however
+        unsurely; one named unsurely before that reads there surely as no index is set to none, where
+        the lone index is named surely (what shows of its covered corner by the edge of the card over
+        it; a lone find named unsurely may be a pip, and vouches for no corner)."""
         names = [_best_name(p) for p in probs]
         live = [k for k in range(len(indices)) if probs[k, INDEX[NONE]] < NOT_AN_INDEX]
-        pairs = []  # (lone index, faint find, the card's turn from the line between them)
-        for k in live:
-            if any(j != k and _diagonal_apart(indices[j], indices[k], names[k]) for j in live):
-                continue  # its card's other corner is found
-            for f, find in enumerate(faint):  # (turned by the detector about half round from it, too)
-                if abs(_wrapped(find["turn_hint"] - indices[k]["turn"] - 180.0)) <= 2 * DIAGONAL_TURN_DEG and \
-                        _across_the_card(indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
+        # (an index lying as a card's other corner names it, or one the two reads leave in doubt, as
+        # :func:`merge` pairs)
+        unpaired = [k for k in live if not any(j != k and _diagonal_apart(indices[j], indices[k], names[k]) and
+                                               _names_in_doubt(probs[j], probs[k]) for j in live)]
+        # (two finds of one name half a turn apart placing the card's centre alike are its two corners, too)
+        lone = [k for k in unpaired if not any(j != k and names[j] == names[k] and _half_a_turn_apart(
+            indices[j], indices[k]) and _same_card(indices[j], indices[k]) for j in live)]
+        # the candidates for a lone index's other corner: the faint finds, and the other unpaired indices
+        # (a corner read at a turn far off names another card, and cannot be paired as this one's)
+        candidates = [(find, None) for find in faint] + [(indices[j], j) for j in unpaired]
+        pairs = []  # (lone index, candidate, the card's turn from the line between them)
+        for k in lone:
+            for c, (find, j) in enumerate(candidates):  # (turned by the detector about half round from it, too)
+                turns = [find["turn_hint"]] if j is None else [find["turn_hint"], find["turn"]]
+                half_round = any(abs(_wrapped(t - indices[k]["turn"] - 180.0)) <= 2 * DIAGONAL_TURN_DEG for t in turns)
+                if j != k and half_round and _across_the_card(indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
                     (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
-                    pairs.append((k, f, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
+                    pairs.append((k, c, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
         if not pairs:
             return probs
-        # the faint finds first: most are pips or other cards' faces, read as no index or unsurely
-        reads, _ = self._read(image, [faint[f] for _, f, _ in pairs], [t + 180.0 for _, _, t in pairs])
-        best: dict[int, tuple] = {}  # lone index: the faint find read surest as an index across its card
-        for (k, f, turn), corner in zip(pairs, restrict(reads, deck)):
-            if _named(corner[None])[0] >= SURE and corner[INDEX[NONE]] < NOT_AN_INDEX and \
-                    (k not in best or _named(corner[None])[0] > _named(best[k][2][None])[0]):
-                best[k] = (f, turn, corner)
-        if not best:
+        # the candidates first: most faint finds are pips or other cards' faces, read as no index or unsurely
+        reads, _ = self._read(image, [candidates[c][0] for _, c, _ in pairs], [t + 180.0 for _, _, t in pairs])
+        # the candidates read as an index (a faint find surely, as most are pips; a found index may name
+        # its card unsurely, and must then name the same as the lone index), surest first; the lone
+        # index is read again at each line's turn
+        corners = [(k, c, turn, corner) for (k, c, turn), corner in zip(pairs, restrict(reads, deck))
+                   if (candidates[c][1] is not None or _named(corner[None])[0] >= SURE)
+                   and corner[INDEX[NONE]] < NOT_AN_INDEX]
+        # a found index named unsurely, read there surely as no index, is what shows of a surely named
+        # lone index's covered corner (a sliver by the edge of the card over it): none
+        for (k, c, turn), corner in zip(pairs, restrict(reads, deck)):
+            j = candidates[c][1]
+            if j is not None and corner[INDEX[NONE]] >= NOT_AN_INDEX and _named(probs[j][None])[0] < SURE \
+                    and _named(probs[k][None])[0] >= SURE:
+                probs[j] = corner
+        if not corners:
             return probs
-        lone = list(best)
-        again, _ = self._read(image, [indices[k] for k in lone], [best[k][1] for k in lone])
-        added, used = [], set()
-        for k, read in zip(lone, restrict(again, deck)):
-            f, turn, corner = best[k]
-            if f in used or (_best_name(read) != _best_name(corner) and not _names_in_doubt(read, corner)):
-                continue  # another card's index (or claimed already)
-            used.add(f)
+        corners.sort(key=lambda kctc: -_named(kctc[3][None])[0])
+        again, _ = self._read(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
+        added, used, paired = [], set(), set()  # (candidates used; indices paired)
+        for (k, c, turn, corner), read in zip(corners, restrict(again, deck)):
+            find, j = candidates[c]
+            # (a found index, read surely as a card already, must name the same one: two found indices
+            # lie a diagonal apart by chance, as a fan's top-left one and its neighbour's bottom-right)
+            if c in used or k in paired or read[INDEX[NONE]] >= NOT_AN_INDEX or (_best_name(read) != _best_name(
+                    corner) and (j is not None or not _names_in_doubt(read, corner))):
+                continue  # another card's index (or claimed already, or the line's turn is no index's)
+            used.update(n for n, (_, i) in enumerate(candidates) if n == c or i == k)
+            paired.update((k, j))
             probs[k] = read
             indices[k]["turn"] = _wrapped(turn)
             indices[k]["card_centre"] = card_centre(indices[k]["box"], indices[k]["turn"], _best_name(read))
-            other = {**faint[f], "turn": _wrapped(turn + 180.0), "corner_of": k}
+            other = find if j is not None else {**find}
+            other.update(turn=_wrapped(turn + 180.0), corner_of=k)
             other["card_centre"] = card_centre(other["box"], other["turn"], _best_name(corner))
-            indices.append(other)
-            added.append(corner)
+            if j is not None:  # a found index, read again at the line's turn
+                probs[j] = corner
+            else:
+                indices.append(other)
+                added.append(corner)
         return np.vstack([probs, *[p[None] for p in added]]) if added else probs
 
 
@@ -353,11 +416,15 @@ def _named(probs: np.ndarray) -> np.ndarray:
 
 
 def _suppress(finds: list[dict]) -> list[dict]:
-    """The strongest of finds whose centres lie inside each other's boxes (one thing seen twice)."""
+    """The strongest of finds whose centres lie inside each other's boxes (one thing seen twice),
+    each with the finds it outscored as ``alike``."""
     kept: list[dict] = []
     for f in sorted(finds, key=lambda f: -f["score"]):
-        if not any(_one_thing(f, k) for k in kept):
-            kept.append(f)
+        same = next((k for k in kept if _one_thing(f, k)), None)
+        if same is None:
+            kept.append({**f, "alike": []})
+        else:  # kept beside the find that outscored it (stage 2 reads it where that one reads unclearly)
+            same["alike"].append(f)
     return kept
 
 
@@ -387,27 +454,29 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     echoes: set[int] = set()  # finds at a corner of a card already seen by both: no card, and no say in its name
     for k in sorted(live, key=lambda k: -probs[k].max()):
         name = int(np.argmax(np.delete(probs[k], none)))
-        for group in groups:
-            j = group[0]
-            reach = 2.5 * _box_side(indices[j]["box"])
-            same_card = int(np.argmax(np.delete(probs[j], none))) == name and \
-                math.dist(indices[j]["card_centre"], indices[k]["card_centre"]) < reach
-            if same_card or _shared(indices[j]["box"], indices[k]["box"]) >= SAME_INDEX:
-                group.append(k)  # (boxes sharing this much are one index found twice, however each was read)
-                break
+        # a card it names and places alike; else one whose box it shares (boxes sharing this much are one
+        # index found twice, however each was read) -- in that order, as a box round a pip beside its
+        # card's index may overlap the index of the next card in a fan
+        same = next((g for g in groups if int(np.argmax(np.delete(probs[g[0]], none))) == name and
+                     _same_card(indices[g[0]], indices[k])), None) \
+            or next((g for g in groups if _twice_found(indices[g[0]]["box"], indices[k]["box"])), None)
+        if same is not None:
+            same.append(k)
         else:  # read as two names, yet placed as the two corners of one card: one card, its name in doubt
             # (or found as the other's other corner, :meth:`CardRecogniser.other_corners`; or lying a
             # card's index diagonal apart, turned as its two ends, and either reading the other's name
             # possible: the turns read are too rough to place the centre from both)
-            pair = next((g for g in groups if len(g) == 1 and (
+            pair = next((g for g in groups if _one_corner([indices[j] for j in g]) and (
                 _opposite_corners(indices[g[0]], indices[k]) or k == indices[g[0]].get("corner_of", -1) or
                 g[0] == indices[k].get("corner_of", -1))), None) or \
-                next((g for g in groups if len(g) == 1 and _diagonal_apart(indices[g[0]], indices[k], CLASSES[name])
+                next((g for g in groups if _one_corner([indices[j] for j in g]) and
+                      _diagonal_apart(indices[g[0]], indices[k], CLASSES[name])
                       and _names_in_doubt(probs[g[0]], probs[k])), None)
             # a find at a corner of a card already seen at both corners is that corner found again
             # (its box round a pip of the face beside the index): the card's, named by its corners
             seen = None if pair is not None else next(
-                (g for g in groups if _at_a_corner([indices[j] for j in g if j not in echoes], indices[k])), None)
+                (g for g in groups if _at_a_corner([indices[j] for j in g if j not in echoes], indices[k],
+                                                   _best_name(probs[g[0]]))), None)
             if pair is not None:
                 pair.append(k)
             elif seen is not None:
@@ -441,17 +510,45 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     return cards
 
 
-def _at_a_corner(card: list[dict], find: dict) -> bool:
-    """Whether ``find`` lies at a corner of a card whose finds (``card``) include both its corners
-    (two finds half a turn or several index lengths apart, so its outline is exact): placed as the
-    corner opposite one of them (:func:`_opposite_corners`), or turned as one of them and within a
-    box's side of it. Another card's index cannot lie there while both this card's indices show."""
-    if not any(_half_a_turn_apart(a, b) or _apart(a["box"], b["box"])
-               for n, a in enumerate(card) for b in card[n + 1:]):
+def _twice_found(a, b) -> bool:
+    """Whether two boxes are one index found twice: sharing :data:`SAME_INDEX` of the smaller, and
+    at most :data:`SAME_INDEX_SIZE` times its side (a box round the index and the pip beside it;
+    one three times the index's side round a face's pips is no index)."""
+    return _shared(a, b) >= SAME_INDEX and max(_box_side(a), _box_side(b)) <= SAME_INDEX_SIZE * min(
+        _box_side(a), _box_side(b))
+
+
+def _one_corner(finds: list[dict]) -> bool:
+    """Whether a card's finds show one corner only: no two of them half a turn or several index
+    lengths apart (an index and a box round it and a pip beside it are one corner)."""
+    return not any(_half_a_turn_apart(a, b) or _apart(a["box"], b["box"]) for n, a in enumerate(finds)
+                   for b in finds[n + 1:])
+
+
+def _same_card(a: dict, b: dict) -> bool:
+    """Whether two finds (read as one name) place their card's centre alike: within 2.5 of ``a``'s box sides."""
+    return math.dist(a["card_centre"], b["card_centre"]) < 2.5 * _box_side(a["box"])
+
+
+def _at_a_corner(card: list[dict], find: dict, name: str = "") -> bool:
+    """Whether ``find`` lies at a corner of card ``name`` whose finds (``card``) include both its
+    corners (two finds half a turn or several index lengths apart, so its outline is exact): placed
+    as the corner opposite one of them (:func:`_opposite_corners`), or within a box's side of one
+    of them and either turned as it or lying on the card's face turned any way but half round from
+    it (a box round a pip beside the index, read at whatever turn). Another card's index cannot lie
+    there while both this card's indices show: a neighbour in a fan is turned alike and lies beside
+    the face, not on it; a card laid head to head over this one's corner shows its index half round."""
+    ends = next(((a, b) for n, a in enumerate(card) for b in card[n + 1:]
+                 if _half_a_turn_apart(a, b) or _apart(a["box"], b["box"])), None)
+    if ends is None:
         return False
-    return any(_opposite_corners(j, find) or (abs((j["turn"] - find["turn"] + 180) % 360 - 180) <= 40 and
-                                              not _apart(j["box"], find["box"], 1.0))
-               for j in card)
+    a, b = ends
+    centre = [(a["box"][0] + a["box"][2] + b["box"][0] + b["box"][2]) / 4,
+              (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4]
+    on_the_face = _inside(card_outline(a["box"], centre, name), _middle(find["box"]))
+    return any(_opposite_corners(j, find) or (not _apart(j["box"], find["box"], 1.0) and (
+        (on_the_face and not _half_a_turn_apart(j, find)) or abs(_wrapped(j["turn"] - find["turn"])) <= 40))
+        for j in card)
 
 
 def _pooled(finds: list[dict], reads: list[np.ndarray]) -> np.ndarray:
@@ -489,9 +586,18 @@ def _diagonal_apart(a: dict, b: dict, name: str) -> bool:
 
 
 def _names_in_doubt(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether either of two reads gives the other's name at least :data:`IN_DOUBT` (a KS read
-    as KD, 0.74, with KS 0.2): two cards' indices misread alike by chance are rare."""
-    return max(a[INDEX[_best_name(b)]], b[INDEX[_best_name(a)]]) >= IN_DOUBT
+    """Whether two reads name one card, or either gives the other's name as its runner-up, at
+    least :data:`IN_DOUBT` (a KS read as KD, 0.74, with KS 0.2): two cards' indices misread alike
+    by chance are rare. (A pip of a 7S read 4S 0.6, 7S 0.22, 6S 0.06 leaves no doubt about a 6S.)"""
+    if _best_name(a) == _best_name(b):
+        return True
+    return any(_runner_up(x) == _best_name(y) and x[INDEX[_best_name(y)]] >= IN_DOUBT for x, y in ((a, b), (b, a)))
+
+
+def _runner_up(p: np.ndarray) -> str:
+    """The card a read names second best (whatever its probability of being no index)."""
+    order = [CLASSES[i] for i in np.argsort(-p) if CLASSES[i] != NONE]
+    return order[1]
 
 
 def _opposite_corners(a: dict, b: dict) -> bool:

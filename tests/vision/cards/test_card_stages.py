@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from vision.cards.classes import CLASSES, CROP, DECKS, INDEX, NONE
-from vision.cards.recognise import (CardRecogniser, RecognitionError, card_centre, card_outline, crop_turned, merge,
-                                    restrict)
+from vision.cards.recognise import (CardRecogniser, RecognitionError, _suppress, card_centre, card_outline, crop_turned,
+                                    merge, restrict)
 
 
 def one_hot(name: str, p: float = 0.9) -> np.ndarray:
@@ -273,3 +273,177 @@ def test_a_box_round_a_pip_beside_an_index_does_not_veto_the_name_its_corners_ag
     nine[INDEX["9S"]], nine[INDEX["4S"]] = 0.71, 0.29  # (a sure misreading: no 3C in it at all)
     (card,) = merge([*finds, pip], np.stack([one_hot("3C", 0.95), one_hot("3C", 0.97), nine]))
     assert card.id == "3C" and card.confidence > 0.9 and len(card.indices) == 3
+
+
+def test_an_unclear_find_is_read_in_the_boxes_it_outscored_and_each_index_apart_is_kept(monkeypatch):
+    # a fan's KC and 4D, their indices 40 px apart (the demo's second capture, frame 172): at a coarse
+    # scale the detector boxed them as one, a little more surely than the fine boxes round each and
+    # round the KC's pip between them, which that box suppressed; read, the big box names nothing surely
+    big = {"box": [579, 515, 621, 571], "score": 0.357, "turn_hint": -7.0}
+    kc = {"box": [571, 514, 588, 542], "score": 0.355, "turn_hint": 11.0}
+    pip = {"box": [584, 518, 613, 551], "score": 0.352, "turn_hint": 14.0}
+    four = {"box": [608, 517, 628, 539], "score": 0.339, "turn_hint": 20.0}
+    (found,) = _suppress([big, kc, pip, four])
+    assert found["box"] == big["box"] and [a["box"] for a in found["alike"]] == [kc["box"], pip["box"], four["box"]]
+    reads = {tuple(kc["box"]): one_hot("KC", 0.98), tuple(pip["box"]): one_hot("KC", 0.68),
+             tuple(four["box"]): one_hot("4D", 0.999)}
+    recogniser = CardRecogniser()
+
+    def read(image, indices, turns):
+        probs = np.stack([reads.get(tuple(i["box"]), one_hot("3S", 0.2)) for i in indices])
+        return probs, probs[:, :4].copy()
+    monkeypatch.setattr(recogniser, "_read", read)
+    indices = [found]
+    probs, embeddings = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), indices)
+    # the surest read (4D) takes the big box's place; the KC, apart from it, is an index too; the pip,
+    # one thing with the KC's box, is no third
+    assert [i["box"] for i in indices] == [four["box"], kc["box"]] and len(probs) == len(embeddings) == 2
+    assert [CLASSES[int(p.argmax())] for p in probs] == ["4D", "KC"]
+    assert [i["turn"] for i in indices] == [20.0, 11.0]
+    # a find named surely where found keeps its box, whatever it outscored
+    reads[tuple(big["box"])] = one_hot("QS", 0.95)
+    (again,) = _suppress([big, kc, pip, four])
+    probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), [again])
+    assert again["box"] == big["box"] and len(probs) == 1
+
+
+def test_a_box_round_a_pip_joins_the_card_it_names_before_the_next_cards_index_it_overlaps():
+    # a fan's KC (its top-left index) and, 40 px right, the next card's 4D; a box round the KC's club
+    # pip between them overlaps the 4D's index box by a third, and reads KC placing the card as its index does
+    kc = {"box": [571, 514, 588, 542], "turn": 11.0}
+    pip = {"box": [584, 518, 613, 551], "turn": 11.0}
+    four = {"box": [608, 517, 628, 539], "turn": 20.0}
+    for find, name in ((kc, "KC"), (pip, "KC"), (four, "4D")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    cards = merge([kc, pip, four], np.stack([one_hot("KC", 0.98), one_hot("KC", 0.68), one_hot("4D", 0.999)]))
+    assert sorted((str(c.id), len(c.indices)) for c in cards) == [("4D", 1), ("KC", 2)]
+
+
+def test_a_pip_on_the_face_of_a_card_seen_by_both_corners_is_that_corner_whatever_its_turn():
+    # a KD seen by both corners, and a box round the diamond beside its top-left index, on its face,
+    # read JD at a turn 43 degrees from that index's: the KD's corner found again, not a JD on the KD
+    kd = [{"box": [513, 375, 531, 400], "turn": 8.0}, {"box": [568, 456, 590, 485], "turn": -180.0},
+          {"box": [527, 383, 555, 404], "turn": 51.0}]
+    for find, name in zip(kd, ("KD", "KD", "JD")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    (card,) = merge(kd, np.stack([one_hot("KD", 0.999), one_hot("KD", 0.999), one_hot("JD", 0.7)]))
+    assert card.id == "KD" and len(card.indices) == 3
+    # the same find beside the face (off the card, left of its index) is another card's
+    aside = [*kd[:2], {**kd[2], "box": [489, 383, 511, 404]}]
+    aside[2]["card_centre"] = card_centre(aside[2]["box"], aside[2]["turn"], "JD")
+    assert len(merge(aside, np.stack([one_hot("KD", 0.999), one_hot("KD", 0.999), one_hot("JD", 0.7)]))) == 2
+
+
+def test_a_lone_index_pairs_with_a_found_index_across_its_card_read_again_at_the_lines_turn(monkeypatch):
+    # a KS's top-left index (turn -6), and a card's index diagonal away its bottom-right one, its turn
+    # read 65 degrees off (-119 for about 174), where a spade looks like a club: KC 0.94. Read at the
+    # turn the line between them gives, it is KS (0.44 among the standard cards: unsure, yet the
+    # top-left's name), and the top-left KS again: one KS
+    top = {"box": [738, 168, 758, 192], "turn_hint": -6.0, "turn": -6.0}
+    bottom = {"box": [794, 242, 813, 264], "turn_hint": -140.0, "turn": -119.0}
+    for find, name in ((top, "KS"), (bottom, "KC")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    recogniser = CardRecogniser()
+
+    def read(image, indices, turns):  # the bottom-right reads KS (unsurely) only near half a turn from the top-left
+        probs = np.stack([one_hot("KS", 0.95) if i is top else one_hot(
+            "KS", 0.3) if abs((float(t) - 180.0 + 180.0) % 360.0 - 180.0) <= 25 else one_hot("KC", 0.94)
+            for i, t in zip(indices, turns)])
+        return probs, probs[:, :4].copy()
+    monkeypatch.setattr(recogniser, "_read", read)
+    probs = np.stack([one_hot("KS", 0.96), one_hot("KC", 0.94)])
+    assert len(merge([dict(top), dict(bottom)], probs)) == 2  # as found: a KS and a KC
+    indices = [top, bottom]
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), indices, probs, [], "standard")
+    assert len(indices) == 2 and bottom["corner_of"] == 0
+    (card,) = merge(indices, probs)
+    assert card.id == "KS" and len(card.indices) == 2
+    # a found index there read surely as another card at the line's turn is another card's: no pair
+    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+        [one_hot("KS", 0.95) if i["box"][0] == 738 else one_hot("JS", 0.99) for i in indices]),) * 2)
+    top2, bottom2 = ({k: v for k, v in f.items() if k != "corner_of"} for f in (top, bottom))
+    bottom2["turn"] = -119.0
+    bottom2["card_centre"] = card_centre(bottom2["box"], -119.0, "JS")
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [top2, bottom2],
+                                     np.stack([one_hot("KS", 0.96), one_hot("JS", 0.9)]), [], "standard")
+    assert "corner_of" not in bottom2 and CLASSES[int(probs[1].argmax())] == "JS"
+
+
+def test_a_pip_read_with_a_card_far_down_its_candidates_is_no_corner_of_that_card():
+    # a fan's 6S, its top-left index read surely, and a card's index diagonal from it (its own corner
+    # under the next cards) a pip of the 7S beside it, read 4S 0.6, 7S 0.22, 6S 0.056: the pip's read
+    # leaves no doubt that it is no 6S corner, so the 6S stays one card at its own index
+    six = {"box": [522, 71, 534, 89], "turn": -3.0}
+    pip = {"box": [623, 126, 645, 160], "turn": 177.0}
+    six["card_centre"] = card_centre(six["box"], six["turn"], "6S")
+    pip["card_centre"] = card_centre(pip["box"], pip["turn"], "4S")
+    read = np.full(len(CLASSES), 0.001, np.float32)
+    for name, p in (("4S", 0.595), ("7S", 0.221), (NONE, 0.056), ("6S", 0.056)):
+        read[INDEX[name]] = p
+    cards = merge([six, pip], np.stack([one_hot("6S", 0.977), read / read.sum()]))
+    assert [len(c.indices) for c in cards] == [1, 1] and cards[0].id == "6S"
+    # a read giving the 6S as its runner-up leaves it in doubt: one card, its two corners
+    read[INDEX["7S"]], read[INDEX["6S"]] = 0.056, 0.221
+    (card,) = merge([six, pip], np.stack([one_hot("6S", 0.977), read / read.sum()]))
+    assert len(card.indices) == 2
+
+
+def test_an_unsure_find_at_a_lone_index_covered_corner_read_there_as_no_index_is_dropped(monkeypatch):
+    # a 2H under a 3D: its top-left index shows, its bottom-right one only as a sliver by the 3D's edge,
+    # found and read JD 0.58 at the detector's turn (-113); at the turn the line from the 2H's index gives
+    # it is no index (0.99): it is no card, where before it stood as a second JD
+    two = {"box": [206, 68, 223, 92], "turn_hint": 15.0, "turn": 15.0}
+    sliver = {"box": [242, 149, 262, 163], "turn_hint": -142.0, "turn": -113.0}
+    two["card_centre"] = card_centre(two["box"], two["turn"], "2H")
+    sliver["card_centre"] = card_centre(sliver["box"], sliver["turn"], "JD")
+    recogniser = CardRecogniser()
+    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+        [one_hot("2H", 0.99) if i is two else one_hot(NONE, 0.99) for i in indices]),) * 2)
+    probs = np.stack([one_hot("2H", 0.999), one_hot("JD", 0.58)])
+    assert len(merge([dict(two), dict(sliver)], probs.copy())) == 2
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [two, sliver], probs, [], "standard")
+    assert CLASSES[int(probs[1].argmax())] == NONE and "corner_of" not in sliver
+    (card,) = merge([two, sliver], probs)
+    assert card.id == "2H"
+    # a find there named surely as another card is left as it was read
+    sure = {**sliver, "box": [242, 149, 262, 163]}
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [dict(two), sure],
+                                     np.stack([one_hot("2H", 0.999), one_hot("JD", 0.95)]), [], "standard")
+    assert CLASSES[int(probs[1].argmax())] == "JD"
+    # nor is a find there dropped where the lone find is itself named unsurely (a pip, maybe)
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [dict(two), dict(sliver)],
+                                     np.stack([one_hot("2H", 0.7), one_hot("JD", 0.58)]), [], "standard")
+    assert CLASSES[int(probs[1].argmax())] == "JD"
+
+
+def test_a_corner_with_a_box_round_its_pip_still_pairs_with_the_card_s_other_corner():
+    # a TH in the pool: its top-left index read TH surely, a box round the pip beside it (one corner:
+    # 53 degrees from it, a box's side away) read TH too, and its bottom-right index, turned half round,
+    # read 4H 0.57 with TH its runner-up (0.14), a card's index diagonal away: one TH, not a TH and a 4H
+    top = {"box": [803, 179, 816, 199], "turn": 3.0}
+    pip = {"box": [806, 183, 826, 207], "turn": -50.0}
+    bottom = {"box": [867, 249, 880, 269], "turn": -173.0}
+    for find, name in ((top, "TH"), (pip, "TH"), (bottom, "4H")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    four = one_hot("4H", 0.57)
+    four[INDEX["TH"]] = 0.14
+    four /= four.sum()
+    cards = merge([top, pip, bottom], np.stack([one_hot("TH", 0.999), one_hot("TH", 0.8), four]))
+    assert [(c.id, len(c.indices)) for c in cards] == [("TH", 3)]
+
+
+def test_a_box_three_times_an_index_s_side_overlapping_it_is_not_that_index_found_again():
+    # a box round the TH's pips (60 x 52 px) read 4D 0.94, sharing a fifth of the TH's index box (13 x 20):
+    # no index found twice (that one would be a box round the index and a pip, at most twice its side),
+    # so the TH is named by its index alone; the pip box stands apart (the table reader drops it: no
+    # index is that large)
+    th = {"box": [803, 179, 816, 199], "turn": 3.0}
+    pips = {"box": [810, 190, 870, 242], "turn": -50.0}
+    th["card_centre"] = card_centre(th["box"], th["turn"], "TH")
+    pips["card_centre"] = card_centre(pips["box"], pips["turn"], "4D")
+    cards = merge([th, pips], np.stack([one_hot("TH", 0.999), one_hot("4D", 0.94)]))
+    assert sorted(str(c.id) for c in cards) == ["4D", "TH"]
+    # the same overlap by a box one and a half times the index's side is the index found again
+    near = {**pips, "box": [806, 183, 826, 213]}
+    (card,) = merge([th, near], np.stack([one_hot("TH", 0.999), one_hot("4D", 0.94)]))
+    assert len(card.indices) == 2
