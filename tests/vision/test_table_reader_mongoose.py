@@ -58,37 +58,38 @@ def demo():
     return DemoSource("mongoose")
 
 
-@pytest.mark.parametrize("frame", [2 * FRAMES_PER_SHOT + 2, 2 * FRAMES_PER_SHOT + 7])
-def test_the_first_play_beside_the_mat_is_read_as_its_two_cards_once_each(demo, frame):
+def read_frame(demo, frame: int, *positions: int):
+    """Frame ``frame`` of the demo (the table after one of its ``positions``-th changes, no hand in view) read by a
+    table reader as a camera's second look: (the cards read, the cards the renderer drew, the game's
+    layout)."""
     demo.seek(frame)
     image = demo.read()
-    assert demo.truth.position == 2 and not demo.truth.snapshot.occluded  # the table after `play AS JD`
-    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
+    assert demo.truth.position in positions and not demo.truth.snapshot.occluded
+    game = demo.demo.recorded.game
+    reader = TableReader(mat_of(game), deck="standard")
     reader.read(image, 0.0)
-    read = reader.read(image, 0.1).snapshot.cards
-    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    return reader.read(image, 0.1).snapshot.cards, demo.truth.snapshot.cards, layouts.for_game(game, zones_of(mat_of(game)))
+
+
+@pytest.mark.parametrize("frame", [2 * FRAMES_PER_SHOT + 2, 2 * FRAMES_PER_SHOT + 7])
+def test_the_first_play_beside_the_mat_is_read_as_its_two_cards_once_each(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 2)  # the table after `play AS JD`
+    truth = collections.Counter(c.card for c in drawn)
     assert {"AS", "JD"} <= set(truth)
     got = collections.Counter(c.card for c in read)
     assert got == truth, (got - truth, truth - got)
     # each lies in its player's play place beside the pool, within a few millimetres of the truth
-    game = demo.demo.recorded.game
-    layout = layouts.for_game(game, zones_of(mat_of(game)))
     for name, player in (("AS", "ann"), ("JD", "bob")):
         (seen,) = [c for c in read if c.card == name]
-        (true,) = [c for c in demo.truth.snapshot.cards if c.card == name]
+        (true,) = [c for c in drawn if c.card == name]
         assert seen.face_up and layout.place(seen.center_mm) == layout.place(true.center_mm) == f"play/{player}"
         assert math.dist(seen.center_mm, true.center_mm) < 8.0, (name, seen.center_mm, true.center_mm)
 
 
 @pytest.mark.parametrize("frame", [4 * FRAMES_PER_SHOT + 2, 4 * FRAMES_PER_SHOT + 7])
 def test_the_first_refill_is_read_card_for_card_with_the_jack_of_clubs_and_one_king_of_spades(demo, frame):
-    demo.seek(frame)
-    image = demo.read()
-    assert demo.truth.position == 4 and not demo.truth.snapshot.occluded  # the table after `reveal JC,TH,7S`
-    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
-    reader.read(image, 0.0)
-    read = reader.read(image, 0.1).snapshot.cards
-    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    read, drawn, layout = read_frame(demo, frame, 4)  # the table after `reveal JC,TH,7S`
+    truth = collections.Counter(c.card for c in drawn)
     assert truth["JC"] == truth["KS"] == truth["KD"] == 1 and truth["JS"] == 1
     got = collections.Counter(c.card for c in read)
     assert got == truth, (got - truth, truth - got)
@@ -97,51 +98,30 @@ def test_the_first_refill_is_read_card_for_card_with_the_jack_of_clubs_and_one_k
 @pytest.mark.parametrize("frame", [6 * FRAMES_PER_SHOT + 2, 6 * FRAMES_PER_SHOT + 7,
                                    7 * FRAMES_PER_SHOT - 3, 7 * FRAMES_PER_SHOT + 2, 7 * FRAMES_PER_SHOT + 7])
 def test_the_second_capture_reads_the_fanned_collection_and_the_pool_card_for_card(demo, frame):
-    demo.seek(frame)
-    image = demo.read()
-    assert demo.truth.position in (6, 7) and not demo.truth.snapshot.occluded  # after the capture (and the refill)
-    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
-    reader.read(image, 0.0)
-    read = reader.read(image, 0.1).snapshot.cards
-    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    read, drawn, layout = read_frame(demo, frame, 6, 7)  # after the capture (and the refill)
+    truth = collections.Counter(c.card for c in drawn)
     got = collections.Counter(c.card for c in read)
     assert got == truth, (got - truth, truth - got)
     # bob's fan, each card in his collection: the KC and 4D, whose indices show only between their neighbours', too
-    game = demo.demo.recorded.game
-    layout = layouts.for_game(game, zones_of(mat_of(game)))
     bob = sorted(c.card for c in read if layout.place(c.center_mm) == "collection/bob")
     assert bob == sorted(["3D", "JD", "KC", "4D", "7C", "JC"])
 
 
 @pytest.mark.parametrize("frame", [10 * FRAMES_PER_SHOT + 2, 10 * FRAMES_PER_SHOT + 12])
 def test_the_first_discard_reads_the_discards_and_ann_s_collection_card_for_card(demo, frame):
-    demo.seek(frame)
-    image = demo.read()
-    assert demo.truth.position == 10 and not demo.truth.snapshot.occluded  # the table after `discard 2H 3D`
-    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
-    reader.read(image, 0.0)
-    read = reader.read(image, 0.1).snapshot.cards
-    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    read, drawn, layout = read_frame(demo, frame, 10)  # the table after `discard 2H 3D`
+    truth = collections.Counter(c.card for c in drawn)
     got = collections.Counter(c.card for c in read)
     assert got == truth, (got - truth, truth - got)
-    game = demo.demo.recorded.game
-    layout = layouts.for_game(game, zones_of(mat_of(game)))
     places = {c.card: layout.place(c.center_mm) for c in read}
     assert places["2H"] == places["3D"] == "discards" and places["6S"] == "collection/ann"
 
 
 @pytest.mark.parametrize("frame", [11 * FRAMES_PER_SHOT - 3, 11 * FRAMES_PER_SHOT + 2, 11 * FRAMES_PER_SHOT + 7])
 def test_the_second_refill_reads_the_pool_s_ten_of_hearts_once_and_no_four(demo, frame):
-    demo.seek(frame)
-    image = demo.read()
-    assert demo.truth.position == 11 and not demo.truth.snapshot.occluded  # the table after `reveal 7H,3S,QD`
-    reader = TableReader(mat_of(demo.demo.recorded.game), deck="standard")
-    reader.read(image, 0.0)
-    read = reader.read(image, 0.1).snapshot.cards
-    truth = collections.Counter(c.card for c in demo.truth.snapshot.cards)
+    read, drawn, layout = read_frame(demo, frame, 11)  # the table after `reveal 7H,3S,QD`
+    truth = collections.Counter(c.card for c in drawn)
     got = collections.Counter(c.card for c in read)
     assert truth["TH"] == got["TH"] == 1 and truth["4H"] == got["4H"] == 0, (got - truth, truth - got)
-    game = demo.demo.recorded.game
-    layout = layouts.for_game(game, zones_of(mat_of(game)))
     pool = sorted(str(c.card) for c in read if layout.place(c.center_mm) == "pool")
-    assert pool == sorted(c.card for c in demo.truth.snapshot.cards if layout.place(c.center_mm) == "pool")
+    assert pool == sorted(c.card for c in drawn if layout.place(c.center_mm) == "pool")
