@@ -62,6 +62,28 @@ def visible_area(calibration: TableCalibration, around: tuple[float, float] = (0
     return float(lo[0]), float(lo[1]), float(hi[0] - lo[0]), float(hi[1] - lo[1])
 
 
+def _median(grey: np.ndarray) -> float:
+    """``np.median`` of an 8-bit picture, from its histogram: the same number, without sorting its
+    two million pixels (a quarter of the time ``np.median`` takes on the view from above)."""
+    below = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel().astype(np.int64))
+    n = grey.size  # the median is the middle value, or the mean of the two middle ones
+    lower, upper = np.searchsorted(below, ((n - 1) // 2, n // 2), side="right")
+    return (float(lower) + float(upper)) / 2
+
+
+def _long_enough(contours, length_px: float) -> list[np.ndarray]:
+    """The contours whose points span at least ``length_px`` (bar rounding): no side of a smallest
+    enclosing rectangle is longer than the points' widest span, which their bounding box's diagonal
+    bounds. Most of the thousands of outlines in a view are a few pixels of texture, and are left out
+    here at once rather than one by one."""
+    if not contours:
+        return []
+    points = np.concatenate(contours).reshape(-1, 2)
+    starts = np.cumsum([0] + [len(c) for c in contours[:-1]])
+    span = np.maximum.reduceat(points, starts) - np.minimum.reduceat(points, starts)
+    return [contours[k] for k in np.flatnonzero(np.hypot(span[:, 0], span[:, 1]) >= 0.99 * length_px)]
+
+
 def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
                face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
     """The face-down cards in ``frame`` within the table rectangle ``area_mm``; outlines holding
@@ -69,13 +91,13 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
     top = rectify(frame, calibration, area_mm, PX_PER_MM)
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
-    median = float(np.median(grey))
+    median = _median(grey)
     edges = cv2.Canny(grey, 0.33 * median * 0.5, 0.66 * median * 0.5)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
     short, long = CARD_MM
     found: list[BackSeen] = []
-    for contour in contours:
+    for contour in _long_enough(contours, SMALLEST * long * PX_PER_MM):
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
         if not (SMALLEST * short <= a <= LARGEST * short and SMALLEST * long <= b <= LARGEST * long):

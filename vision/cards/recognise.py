@@ -114,6 +114,10 @@ class CardRecogniser:
 
         options = ort.SessionOptions()
         options.intra_op_num_threads = self.threads
+        # ONNX Runtime's helper threads otherwise spin for a while after each of the many small runs,
+        # holding a core that OpenCV and the rest of the frame's work want: on two cores the card
+        # stage took a third less time without it (models/cards/README.md, "Session 7, speed")
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         options.log_severity_level = 3
         try:
             return ort.InferenceSession(str(self.folder / name), options, providers=["CPUExecutionProvider"])
@@ -141,7 +145,9 @@ class CardRecogniser:
                 found[channel].extend(finds)
         indices = _suppress([f for f in found[0] if f["score"] >= FOUND])
         if faint is not None:  # (all kept, however they overlap: the best boxed may not be the surest)
-            faint.extend(f for f in found[0] if f["score"] < FOUND and not any(_one_thing(f, i) for i in indices))
+            fainter = [f for f in found[0] if f["score"] < FOUND]
+            covered = _one_thing_with_any([f["box"] for f in fainter], [i["box"] for i in indices])
+            faint.extend(f for f, c in zip(fainter, covered) if not c)
         return indices, _suppress(found[1])
 
     def _detect_at(self, image: np.ndarray, long_side: int) -> tuple[list[dict], list[dict]]:
@@ -199,8 +205,8 @@ class CardRecogniser:
         unsure = np.flatnonzero(_named(probs) < SURE)
         if len(unsure):
             at = [indices[k] for k in unsure]
-            reads = [(probs[unsure], embeddings[unsure])] + [
-                self._read(image, at, turns[unsure] + d) for d in RETRIED_TURNS_DEG]
+            reads = [(probs[unsure], embeddings[unsure])] + self._read_each(
+                image, [(at, turns[unsure] + d) for d in RETRIED_TURNS_DEG])
             weight = _vote(reads, unsure, probs, embeddings)  # read x index
             a = np.radians((0.0, *RETRIED_TURNS_DEG))[:, None]
             turns[unsure] += np.degrees(np.arctan2((weight * np.sin(a)).sum(axis=0), (weight * np.cos(a)).sum(axis=0)))
@@ -208,8 +214,8 @@ class CardRecogniser:
         # index beside it) is read with smaller and larger boxes; one that names it surely wins
         unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
         if len(unclear):
-            reads = [self._read(image, [{**indices[k], "box": _resized(indices[k]["box"], s)} for k in unclear],
-                                turns[unclear]) for s in RETRIED_SIZES]
+            reads = self._read_each(image, [([{**indices[k], "box": _resized(indices[k]["box"], s)} for k in unclear],
+                                              turns[unclear]) for s in RETRIED_SIZES])
             named = np.stack([_named(p) for p, _ in reads])  # size x index
             best = named.argmax(axis=0)
             for n, (k, b) in enumerate(zip(unclear, best)):
@@ -256,6 +262,16 @@ class CardRecogniser:
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
         return probs, embeddings
+
+    def _read_each(self, image: np.ndarray,
+                   batches: list[tuple[list[dict], np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
+        """:meth:`_read` of several batches of indices and turns, in one run of the classifier (a run
+        has a cost of its own besides its crops'); a read is bit for bit the same whatever it is
+        batched with."""
+        probs, embeddings = self._read(image, [i for indices, _ in batches for i in indices],
+                                       np.concatenate([np.asarray(turns, np.float64) for _, turns in batches]))
+        ends = np.cumsum([len(indices) for indices, _ in batches])[:-1]
+        return list(zip(np.split(probs, ends), np.split(embeddings, ends)))
 
     def recognise(self, image: np.ndarray, deck: str = "auto") -> list[CardSeen]:
         """Every card in ``image`` (BGR): stages 1-3."""
@@ -360,9 +376,12 @@ class CardRecogniser:
         return np.vstack([probs, *[p[None] for p in added]]) if added else probs
 
 
+_IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
+
+
 def _best_name(p: np.ndarray) -> str:
     """The card a read names best (whatever its probability of being no index)."""
-    return CLASSES[int(np.argmax(np.where(np.arange(len(p)) == INDEX[NONE], -1.0, p)))]
+    return CLASSES[int(np.argmax(np.where(_IS_NONE, -1.0, p)))]
 
 
 def _wrapped(deg: float) -> float:
@@ -433,6 +452,23 @@ def _one_thing(a: dict, b: dict) -> bool:
     return _inside_box(a["box"], _middle(b["box"])) or _inside_box(b["box"], _middle(a["box"]))
 
 
+def _one_thing_with_any(boxes: list, others: list) -> np.ndarray:
+    """For each of ``boxes``, whether it and any of ``others`` are one thing (:func:`_one_thing`), at once."""
+    if not boxes or not others:
+        return np.zeros(len(boxes), bool)
+    a, b = np.array(boxes, np.float64)[:, None], np.array(others, np.float64)[None]
+    return (_inside_boxes(a, _middles(b)) | _inside_boxes(b, _middles(a))).any(axis=1)
+
+
+def _middles(boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    return (boxes[..., 0] + boxes[..., 2]) / 2, (boxes[..., 1] + boxes[..., 3]) / 2
+
+
+def _inside_boxes(boxes: np.ndarray, points: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
+    x, y = points
+    return (boxes[..., 0] <= x) & (x <= boxes[..., 2]) & (boxes[..., 1] <= y) & (y <= boxes[..., 3])
+
+
 def _inside_box(box, point) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
@@ -452,12 +488,13 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     live = [k for k in range(len(indices)) if probs[k, none] < NOT_AN_INDEX]
     groups: list[list[int]] = []
     echoes: set[int] = set()  # finds at a corner of a card already seen by both: no card, and no say in its name
+    names = np.delete(probs, none, axis=1).argmax(axis=1)  # (each find's name, as a number)
     for k in sorted(live, key=lambda k: -probs[k].max()):
-        name = int(np.argmax(np.delete(probs[k], none)))
+        name = names[k]
         # a card it names and places alike; else one whose box it shares (boxes sharing this much are one
         # index found twice, however each was read) -- in that order, as a box round a pip beside its
         # card's index may overlap the index of the next card in a fan
-        same = next((g for g in groups if int(np.argmax(np.delete(probs[g[0]], none))) == name and
+        same = next((g for g in groups if names[g[0]] == name and
                      _same_card(indices[g[0]], indices[k])), None) \
             or next((g for g in groups if _twice_found(indices[g[0]]["box"], indices[k]["box"])), None)
         if same is not None:
@@ -581,7 +618,8 @@ def _diagonal_apart(a: dict, b: dict, name: str) -> bool:
                                    math.cos(math.radians(a["turn"])) - math.cos(math.radians(b["turn"]))))
     along = math.degrees(math.atan2(by - ay, bx - ax)) - turn - upright_deg(name)
     length = math.dist((ax, ay), (bx, by))
-    expected = _diagonal_mm(name) * np.mean([_px_per_mm(i["box"], i["turn"], name) for i in (a, b)])
+    px_per_mm = (_px_per_mm(a["box"], a["turn"], name) + _px_per_mm(b["box"], b["turn"], name)) / 2
+    expected = _diagonal_mm(name) * px_per_mm
     return abs((along + 180) % 360 - 180) <= DIAGONAL_TURN_DEG and abs(length / expected - 1) <= DIAGONAL_LENGTH
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -12,7 +13,7 @@ from calibration.markers import detect_markers
 from calibration.mats import mat_layout
 from calibration.tracker import MatTracker
 from referee.snapshot import CardSighting
-from vision.cards.backs import find_backs, visible_area
+from vision.cards.backs import _long_enough, _median, find_backs, visible_area
 from vision.cards.recognise import CardSeen
 from vision.synth.random_scene import random_scene
 from vision.synth.render import render
@@ -94,3 +95,27 @@ def test_a_card_named_from_an_index_on_a_marker_is_left_out():
     off_marker = CardSeen("5C", 0.8, [[0, 0], [1, 0], [1, 1], [0, 1]], indices=[[600, 300, 615, 320]])
     assert table_reader._on_a_marker(on_marker, markers)
     assert not table_reader._on_a_marker(off_marker, markers)
+
+
+def test_the_views_median_from_its_histogram_is_numpys_median():
+    # odd and even pixel counts (an even count's median is the mean of its two middle values)
+    rng = np.random.default_rng(5)
+    for shape in ((101, 99), (100, 100), (1, 1), (2, 1)):
+        grey = rng.integers(0, 256, shape, dtype=np.uint8)
+        assert _median(grey) == float(np.median(grey))
+    assert _median(np.array([[10, 200]], np.uint8)) == 105.0
+
+
+def test_only_outlines_too_small_for_a_card_are_left_out_before_their_rectangles_are_measured():
+    # a card-sized outline turned 30 degrees, and speckle a few pixels across: the speckle goes, the
+    # card stays, and so does every outline whose smallest rectangle could be a card's
+    image = np.zeros((400, 400), np.uint8)
+    card = cv2.boxPoints(((200.0, 200.0), (95.0, 132.0), 30.0)).astype(np.int32)
+    cv2.fillPoly(image, [card], 255)
+    for x in range(10, 390, 25):
+        cv2.circle(image, (x, 20), 3, 255, -1)
+    contours, _ = cv2.findContours(image, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    need = 0.72 * 88 * 1.5
+    kept = _long_enough(contours, need)
+    assert len(contours) == 17 and len(kept) == 1  # (the card and 16 specks)
+    assert all(any(c is k for k in kept) for c in contours if max(cv2.minAreaRect(c)[1]) >= need)

@@ -447,3 +447,19 @@ def test_a_box_three_times_an_index_s_side_overlapping_it_is_not_that_index_foun
     near = {**pips, "box": [806, 183, 826, 213]}
     (card,) = merge([th, near], np.stack([one_hot("TH", 0.999), one_hot("4D", 0.94)]))
     assert len(card.indices) == 2
+
+
+def test_reads_batched_into_one_run_are_the_reads_made_one_by_one():
+    # stage 2 reads its retried turns and sizes in one run of the classifier; a read must not depend
+    # on what it was batched with (the figures measured read by read must stand)
+    from vision.synth.random_scene import random_scene
+    from vision.synth.render import render
+    image = render(random_scene(3, size=(640, 360), cards=6, pyramids=0)).image
+    recogniser = CardRecogniser()
+    boxes = [{"box": [x, y, x + 18.0, y + 24.0]} for x, y in ((100, 80), (300, 150), (500, 60))]
+    batches = [(boxes, np.array([0.0, 45.0, -90.0])), (boxes[:2], np.array([30.0, 170.0])), (boxes[2:], [12.5])]
+    together = recogniser._read_each(image, batches)
+    for (p, e), (indices, turns) in zip(together, batches):
+        alone_p, alone_e = recogniser._read(image, indices, turns)
+        assert p.shape == alone_p.shape and np.array_equal(p, alone_p) and np.array_equal(e, alone_e)
+    assert not np.array_equal(together[1][0], together[0][0][:2])  # (other turns read otherwise)
