@@ -25,8 +25,8 @@ table's reveal is read like any move (``interpret`` returns the chance action).
 One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
 moves that a slow camera saw only once both were made): after a move is accepted, the same view is
 read again from the new state, up to :data:`MAX_CHAIN` moves. When no single move explains the
-table, the legal moves whose changes it shows, and after which the rest reads as a move, are taken
-as the first of two.
+table, :mod:`referee.runs` names the moves that could have come first; one is accepted, several
+make a question.
 
 Players correct the referee through methods that are events too: :meth:`relabel` a sighting,
 :meth:`choose` an answer, :meth:`enter` an action the camera cannot see, :meth:`overrule` a
@@ -50,12 +50,13 @@ from referee.game import Game, Reading, State
 from referee.layouts import Layout, SeenView
 from referee.log import Event, LogError, PlaythroughLog, force, replay
 from referee.pyramids import Pyramid
+from referee.runs import first_moves
 from referee.snapshot import TableSnapshot
 from referee.verdict import IllegalAction
 from referee.view import View
 
 MAX_CHAIN = 8  # moves one snapshot may show before the rest is left for the next
-PAIR_VIEWS = 4  # readings of a snapshot (the likeliest first) searched for two moves made at once
+PAIR_VIEWS = 4  # readings of a snapshot (the likeliest first) searched for several moves made at once
 RELABEL_RADIUS_MM = 20.0  # a relabel sticks to a sighting while it stays this close to where it was
 
 
@@ -342,11 +343,12 @@ class Session:
             # never the main one, so at worst a question)
             read(_as_expected_where_unsure(seen, expected), first=1)
         if not legal and not maybe_unchanged:
-            firsts = self._first_of_two(seen, expected)
-            if len(firsts) == 1:
+            firsts, complete = self._first_of_several(seen)
+            if len(firsts) == 1 and complete:
                 return "action", firsts, ""
             if firsts:
-                return "question", firsts, "two moves seen at once, and which came first can be read more than one way"
+                return "question", firsts, ("several moves seen at once, and which came first can be read more than one way"
+                                            if complete else "several moves seen at once, too many to be sure which came first")
         if len(legal) == 1:
             return "action", tuple(legal), ""
         if legal:
@@ -361,34 +363,11 @@ class Session:
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
         return "violation", on_main, "the rules refuse the move"
 
-    def _first_of_two(self, seen: SeenView, expected: View) -> tuple[Candidate, ...]:
-        """The first moves of two made before the table was read still (quick players, a slow
-        camera): legal moves whose every change the table shows as they left it, after which the
-        rest of the change reads as a move of its own. First moves followed by a legal move are
-        preferred; failing those, a first move followed by an illegal one is still taken, so that
-        the violation raised next cites the rule the second move broke, not the turn order."""
-        steps = []
-        for action in self.state.legal_actions():
-            result = self.state._apply(action)
-            shown = result.view()
-            changed = [change.place for change in expected.diff(shown)]
-            if changed:  # a move the camera cannot see (a pass) is entered by the players
-                steps.append((action, result, shown, changed))
-        views = list(itertools.islice(seen.alternatives(), PAIR_VIEWS))
-        then_legal: dict[State, Candidate] = {}  # by the state the first move leads to: one answer each
-        then_illegal: dict[State, Candidate] = {}
-        for action, result, shown, changed in steps:
-            for view in views:
-                if any(view.get(place) != shown.get(place) for place in changed):
-                    continue
-                readings = result.interpret(view)
-                candidate = Candidate(Reading(action, self.state.check(action)), view)
-                if any(r.verdict.legal for r in readings):
-                    then_legal.setdefault(result, candidate)
-                    break
-                if readings:
-                    then_illegal.setdefault(result, candidate)
-        return tuple((then_legal or then_illegal).values())
+    def _first_of_several(self, seen: SeenView) -> tuple[tuple[Candidate, ...], bool]:
+        """The moves that could have come first of several seen at once, and whether the search
+        was complete (:func:`referee.runs.first_moves`)."""
+        firsts, complete = first_moves(self.state, list(itertools.islice(seen.alternatives(), PAIR_VIEWS)))
+        return tuple(Candidate(Reading(f.action, self.state.check(f.action)), f.view) for f in firsts), complete
 
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
         before = self.state

@@ -118,10 +118,10 @@ def _parser() -> argparse.ArgumentParser:
     demo.add_argument("--simulated-vision", action="store_true",
                       help="give the referee what a perfect recogniser would see (the renderer's ground truth) "
                            "instead of running recognition: shows the referee and dashboard at work")
-    demo.add_argument("--every-frame", action="store_true",
-                      help="read every frame of the demo table, however long that takes, instead of keeping to its "
-                           "ten frames a second (a slow machine then skips no frame, and the referee follows the "
-                           "game best)")
+    demo.add_argument("--every", type=_frame_step, metavar="N",
+                      help="read every Nth frame of the demo table (1: every frame), however long that takes, "
+                           "instead of keeping to its ten frames a second and skipping what the machine cannot "
+                           "read in time; the frames read then never depend on the machine's speed")
     demo.set_defaults(run=_serve)
 
     from vision.cards import command as recognize_command
@@ -370,6 +370,12 @@ def _server_arguments(command: argparse.ArgumentParser) -> None:
                          "(default: ./instance)")
 
 
+def _frame_step(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of frames, 1 or more, got {text!r}")
+    return int(text)
+
+
 def _serve(args: argparse.Namespace) -> int:
     from webui import ConfigError
     from webui.server import ServerError, serve
@@ -377,7 +383,7 @@ def _serve(args: argparse.Namespace) -> int:
     try:
         serve(host=args.host, port=args.port, open_browser=args.open, instance_path=args.instance, token=args.token,
               demo=getattr(args, "game", None), simulated_vision=getattr(args, "simulated_vision", False),
-              every_frame=getattr(args, "every_frame", False))
+              every=getattr(args, "every", None))
     except (ServerError, ConfigError) as exc:
         raise UserError(str(exc)) from None
     return 0

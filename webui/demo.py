@@ -49,8 +49,8 @@ class DemoRunner(threading.Thread):
     """Plays the demo ``source`` into ``live`` (a :class:`webui.live_games.LiveGame`) through ``reader``.
 
     ``paced`` keeps to the demo's frame rate by the wall clock, skipping the frames a slow machine
-    cannot read in time; unpaced, it reads every ``every``-th frame (every frame for ``tableside
-    demo --every-frame``) as fast as the machine allows, so the frames read never depend on timing."""
+    cannot read in time; unpaced, it reads every ``every``-th frame (``tableside demo --every
+    N``) as fast as the machine allows, so the frames read never depend on timing."""
 
     def __init__(self, live, source: DemoSource, reader, paced: bool = True, every: int = 1,
                  vision: str = "real") -> None:

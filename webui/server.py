@@ -36,12 +36,12 @@ def access_token(host: str, given: str | None = None) -> str | None:
 
 def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
           instance_path: str | None = None, token: str | None = None, demo: str | None = None,
-          simulated_vision: bool = False, every_frame: bool = False) -> None:
+          simulated_vision: bool = False, every: int | None = None) -> None:
     """Serve until Ctrl+C. Raises :class:`ServerError` when the port cannot be opened. Beyond this
     machine an access token is always required (``token``, ``$TABLESIDE_TOKEN`` or a fresh one).
     With ``demo`` (a game's name), the demo table plays that game into a new live game, at its own
-    pace (frames the machine cannot read in time are skipped) or, with ``every_frame``, reading
-    every frame however long that takes."""
+    pace (frames the machine cannot read in time are skipped) or, with ``every``, reading every
+    ``every``-th frame however long that takes."""
     token = access_token(host, token)
     app = create_app({"ACCESS_TOKEN": token}, instance_path=instance_path)
     page = "/"
@@ -55,10 +55,11 @@ def serve(host: str = "127.0.0.1", port: int = 5000, open_browser: bool = False,
     if demo is not None:
         from webui.demo import start_demo
 
-        runner = start_demo(app, demo, paced=not every_frame, simulated=simulated_vision)
+        runner = start_demo(app, demo, paced=every is None, every=every or 1, simulated=simulated_vision)
         page = f"/play/{runner.live.id}"
-        read = "every frame is read, however long that takes" if every_frame else \
-            "frames the machine cannot read in time are skipped"
+        read = ("frames the machine cannot read in time are skipped" if every is None else
+                "every frame is read, however long that takes" if every == 1 else
+                f"one frame in {every} is read, however long that takes")
         description = runner.source.description
         print(f"{description[0].upper()}{description[1:]}: {read}", flush=True)
     url = _browser_url(host, server.port).rstrip("/") + page + (f"?token={token}" if token else "")

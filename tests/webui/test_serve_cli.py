@@ -22,7 +22,7 @@ def test_defaults_listen_on_this_machine_only_and_open_no_browser(served, comman
     demo = "pouches" if command == "demo" else None  # the demo table plays Pouches unless told otherwise
     assert served == [{"host": "127.0.0.1", "port": 5000, "open_browser": False, "instance_path": None, "token": None,
                        "demo": demo, "simulated_vision": False,
-                       "every_frame": False}]
+                       "every": None}]
 
 
 @pytest.mark.parametrize("command", ["serve", "demo"])
@@ -31,7 +31,7 @@ def test_flags_reach_the_server(served, command, tmp_path):
                  "--instance", str(tmp_path)]) == 0
     assert served == [{"host": "0.0.0.0", "port": 5050, "open_browser": True, "instance_path": str(tmp_path),
                        "token": "t" * 20, "demo": "pouches" if command == "demo" else None, "simulated_vision": False,
-                       "every_frame": False}]
+                       "every": None}]
 
 
 def test_demo_takes_the_game_and_simulated_vision(served):
@@ -39,9 +39,13 @@ def test_demo_takes_the_game_and_simulated_vision(served):
     assert served[0]["demo"] == "deck-town" and served[0]["simulated_vision"] is True
 
 
-def test_demo_can_read_every_frame_instead_of_keeping_pace(served):
-    assert main(["demo", "--every-frame"]) == 0
-    assert served[0]["every_frame"] is True and served[0]["simulated_vision"] is False
+def test_demo_can_read_every_nth_frame_instead_of_keeping_pace(served, capsys):
+    assert main(["demo", "--every", "2"]) == 0
+    assert served[0]["every"] == 2 and served[0]["simulated_vision"] is False
+    for bad in ("0", "two", "-1"):
+        with pytest.raises(SystemExit):
+            main(["demo", "--every", bad])
+        assert "expected a whole number of frames, 1 or more" in capsys.readouterr().err
 
 
 def test_a_short_token_is_refused_in_one_line(tmp_path, capsys):

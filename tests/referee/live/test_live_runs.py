@@ -1,0 +1,86 @@
+"""Several moves seen in one look (referee/runs.py): the runs of legal moves that end in the table."""
+
+from live_table import ScriptedLayout, mongoose_game, pouches_script
+from referee import runs
+from referee.log import PlaythroughLog, force, replay
+from referee.session import Session
+
+
+def kinds(events):
+    return [e.kind for e in events]
+
+
+def _pouches_states():
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    states = [state]
+    for line in lines:
+        states.append(states[-1].apply(game.actions.parse(line)))
+    return game, states, lines
+
+
+def test_a_pick_of_the_card_just_turned_up_and_the_moves_between_are_read_from_one_look(tmp_path):
+    # cat picked, the table turned up the 2H, bob stepped, ann picked and her pile turned up the 8D, and
+    # cat picked the 2H: the camera saw only the end, where pile 1,2 looks as it did at the start
+    game, states, lines = _pouches_states()
+    assert lines[21:26] == ["reveal heap/1,2 2H", "move bob 3,2", "pick ann 0,2", "reveal heap/0,2 8D", "pick cat 1,2"]
+    assert states[21].view().get("heap/1,2") == states[26].view().get("heap/1,2")
+    layout = ScriptedLayout()
+    session = Session(game, states[21], layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, states[26].view()))
+    assert [(e.kind, e.payload["notation"]) for e in events] == [("action", line) for line in lines[21:26]]
+    assert session.state == states[26] and replay(session.log.events()).state == states[26]
+
+
+def test_a_mongoose_game_seen_once_a_round_is_followed_to_its_winner(tmp_path):
+    # each look shows a whole round: the refill turned up, both plays, the capture and the discards
+    game, actions, states, winners = mongoose_game("three-pairs")
+    looks = [1, 3, 6, 10, 14, 18, 22, 26, 29, 32, 36, len(states) - 1]
+    assert max(b - a for a, b in zip(looks, looks[1:])) >= 4  # four to seven moves in one look
+    layout = ScriptedLayout()
+    session = Session.start(game, layout, tmp_path / "m.sqlite")
+    for t, look in enumerate(looks, start=1):
+        events = session.observe(layout.show(float(t), states[look].view()))
+        assert session.pending is None and set(kinds(events)) <= {"action", "outcome"}, (look, events)
+        assert session.state == states[look], look
+    outcomes = [e for e in session.log.events() if e.kind == "outcome"]
+    assert [o.payload["winners"] for o in outcomes] == [winners]
+    assert all(e.payload["verdict"]["legal"] for e in session.log.events() if e.kind == "action")
+
+
+def test_histories_the_table_cannot_tell_apart_make_a_question(tmp_path):
+    # cat's pouch gained the 4H and the 2H: she picked from her pile twice, or dug beneath a pile next to
+    # her and then picked once; each leaves a different game behind, so the players are asked
+    game, states, lines = _pouches_states()
+    layout = ScriptedLayout()
+    session = Session(game, states[20], layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, states[26].view()))
+    assert kinds(events) == ["question"] and session.state == states[20]
+    assert events[0].payload["why"].startswith("several moves seen at once")
+    assert {r["notation"] for r in events[0].payload["readings"]} == {"pick cat 1,2", "pick cat 1,1", "pick cat 2,2"}
+    session.choose([r["notation"] for r in events[0].payload["readings"]].index("pick cat 1,2"))
+    assert session.state == states[26]
+
+
+def test_a_longer_story_is_believed_only_when_every_move_in_it_is_legal(tmp_path):
+    # the 2H turned up and cat picked it too: a second pick she may not make (no Spade held before)
+    game, states, lines = _pouches_states()
+    second = game.actions.parse("pick cat 1,2")
+    assert not states[22].is_legal(second)
+    layout = ScriptedLayout()
+    session = Session(game, states[21], layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, force(states[22], second).view()))
+    assert kinds(events) == ["violation"] and session.state == states[21]
+
+
+def test_a_search_cut_short_asks_the_players_rather_than_guess(tmp_path, monkeypatch):
+    game, states, lines = _pouches_states()
+    monkeypatch.setattr(runs, "RUN_STATES", 200)  # finds the right first move, but not that it is the only one
+    firsts, complete = runs.first_moves(states[21], [states[26].view()])
+    assert [str(f.action) for f in firsts] == [lines[21]] and not complete
+    layout = ScriptedLayout()
+    session = Session(game, states[21], layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    events = session.observe(layout.show(1.0, states[26].view()))
+    assert kinds(events) == ["question"] and "too many to be sure" in events[0].payload["why"]
+    assert [r["notation"] for r in events[0].payload["readings"]] == [lines[21]]
+    events = session.choose(0)
+    assert session.state == states[26]
