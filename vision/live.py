@@ -1,7 +1,8 @@
 """The live pipeline: frames in; snapshots of a settled table out to the referee.
 
-``LivePipeline.step(frame, t)`` reads the frame (:class:`~vision.table_reader.TableReader`),
-feeds the stabiliser, and when the table has settled hands the smoothed snapshot and the frame
+``LivePipeline.step(frame, t)`` reads the frame (:class:`~vision.table_reader.TableReader`:
+only the mat's markers when the picture is moving, since the stabiliser would throw away what
+recognition read on it), feeds the stabiliser, and when the table has settled hands the smoothed snapshot and the frame
 (as JPEG, to keep beside the log) to ``observe`` (a :class:`referee.session.Session`'s
 ``observe``, or the dashboard's live game). :meth:`run` drives it from a capture source, reading
 only the newest frame so a slow machine drops frames instead of queueing them.
@@ -9,6 +10,7 @@ only the newest frame so a slow machine drops frames instead of queueing them.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +29,7 @@ Observe = Callable[[TableSnapshot, bytes], list]
 @dataclass
 class PipelineStats:
     frames: int = 0
+    moving: int = 0  # frames not recognised because the picture moved (their reading would be thrown away)
     read_s: float = 0.0  # total time spent reading frames
     settled: int = 0  # stable moments handed to the referee
     last: FrameReading | None = None
@@ -42,9 +45,13 @@ class LivePipeline:
     def step(self, frame: np.ndarray, t: float) -> list:
         """One frame at time ``t`` (seconds): the referee's events, when the table just settled."""
         started = time.perf_counter()
-        reading = self.reader.read(frame, t)
+        moving = self.stabiliser.moving(frame)
+        reading = self.reader.read(frame, t, recognise=not moving)
         self.stats.read_s += time.perf_counter() - started
         self.stats.frames += 1
+        self.stats.moving += moving
+        if moving and self.stats.last is not None:  # the overlay keeps the cards last recognised
+            reading = dataclasses.replace(reading, cards_px=self.stats.last.cards_px)
         self.stats.last = reading
         calibration = reading.track.calibration if reading.track else None  # a truth reader has no track
         moment = self.stabiliser.push(t, frame, reading.snapshot, calibration.to_image if calibration else None)

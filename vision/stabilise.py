@@ -252,14 +252,29 @@ class Stabiliser:
         shape, self._frame_shape = self._frame_shape, frame.shape[:2]
         if previous is None or shape != frame.shape[:2]:
             return gap_reason or ("first frame" if previous is None else "the frame size changed"), 0.0
-        motion = self._changed_fraction(previous, grey)
-        if self._anchor is not None and self._anchor.shape == grey.shape:
-            motion = max(motion, self._changed_fraction(self._anchor, grey))
+        motion = self._motion(previous, grey)
         if gap_reason is not None:
             return gap_reason, motion
         if motion > self.still_fraction:
             return f"motion: {motion:.1%} of the picture changed", motion
         return None, motion
+
+    def moving(self, frame: object) -> bool:
+        """Whether ``frame`` shows motion against the last frame pushed or the first of the still
+        period, so that pushing it will restart the wait and throw away what recognition read on it.
+        Changes nothing: a pipeline asks before recognising a frame and skips the work (a hand
+        reaching over the table is most of a game's frames)."""
+        grey, _ = self._small_grey(frame)
+        if grey is None or self._previous is None or self._previous.shape != grey.shape:
+            return False
+        return self._motion(self._previous, grey) > self.still_fraction
+
+    def _motion(self, previous: np.ndarray, grey: np.ndarray) -> float:
+        """The motion of ``grey`` since the previous frame or since the first of the still period."""
+        motion = self._changed_fraction(previous, grey)
+        if self._anchor is not None and self._anchor.shape == grey.shape:
+            motion = max(motion, self._changed_fraction(self._anchor, grey))
+        return motion
 
     def _small_grey(self, frame: object) -> tuple[np.ndarray | None, str]:
         if not isinstance(frame, np.ndarray) or frame.dtype != np.uint8 or frame.size == 0:

@@ -55,7 +55,9 @@ class TableReader:
     fallback: TableCalibration | None = None
     _tracker: MatTracker | None = None
 
-    def read(self, frame: np.ndarray, t: float) -> FrameReading:
+    def read(self, frame: np.ndarray, t: float, recognise: bool = True) -> FrameReading:
+        """The frame's snapshot at time ``t``; with ``recognise`` False only the mat is tracked (the
+        snapshot is None): a frame in motion, whose reading the stabiliser would throw away."""
         if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
         markers = detect_markers(frame)
@@ -64,7 +66,7 @@ class TableReader:
                 and tuple(self.fallback.image_size) == (frame.shape[1], frame.shape[0]):
             track = TrackResult(SAVED, self.fallback, track.markers_seen,
                                 f"no marker of the {self.layout.title} in view: the saved calibration is in use")
-        if track.calibration is None:
+        if track.calibration is None or not recognise:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()
         seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]

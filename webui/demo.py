@@ -213,5 +213,5 @@ class _SimulatedReader:
     def __init__(self, source: DemoSource) -> None:
         self.source = source
 
-    def read(self, frame, t) -> FrameReading:
-        return FrameReading(self.source.truth.snapshot, None)
+    def read(self, frame, t, recognise: bool = True) -> FrameReading:
+        return FrameReading(self.source.truth.snapshot if recognise else None, None)

@@ -1,0 +1,72 @@
+"""The live pipeline recognises only frames the stabiliser can use: a frame in motion (a hand reaching
+over the table) would restart the wait and its reading be thrown away, so it is not recognised at all,
+and the referee gets exactly what it got when every frame was recognised."""
+
+import numpy as np
+from live_frames import snapshot, table, with_hand
+
+from referee.snapshot import CardSighting
+from vision.live import LivePipeline
+from vision.stabilise import Stabiliser
+from vision.table_reader import FrameReading
+
+FPS = 30
+SIZE = (640, 360)
+
+
+def _frames():
+    """1 s still, 1.5 s of a hand reaching in and back out, 1 s still with a card moved."""
+    still = [table(SIZE, seed=i) for i in range(30)]
+    path = [(0.6 + 0.2 * np.sin(k / 3), 0.95 - 0.5 * min(k, 45 - k) / 22) for k in range(45)]
+    hand = [with_hand(table(SIZE, seed=100 + k), x, y) for k, (x, y) in enumerate(path)]
+    return still + hand + [table(SIZE, seed=200 + i) for i in range(30)], range(30, 75)
+
+
+class _Recogniser:
+    """Stands in for card recognition: the 7H where the frame's time says it lies (it moves under the
+    hand), and a record of which frames it was asked to read. ``always`` ignores the pipeline's skip."""
+
+    def __init__(self, always: bool = False):
+        self.always, self.read_at = always, []
+
+    def read(self, frame, t, recognise=True):
+        if not (recognise or self.always):
+            return FrameReading(None, None)
+        self.read_at.append(round(t * FPS))
+        x = 100.0 if t < 2.0 else 160.0
+        card = CardSighting("7H", True, (x, 50.0), ((x - 31, 6), (x + 31, 6), (x + 31, 94), (x - 31, 94)), 0.0, 0.97)
+        return FrameReading(snapshot(t, [card]), None, [])
+
+
+def _run(recogniser):
+    given = []
+    pipeline = LivePipeline(recogniser, lambda snap, jpeg: given.append(snap) or [])
+    frames, _ = _frames()
+    for n, frame in enumerate(frames):
+        pipeline.step(frame, n / FPS)
+    return pipeline, given
+
+
+def test_moving_says_beforehand_what_push_will_decide_and_asking_changes_nothing():
+    frames, hand = _frames()
+    asked, plain = Stabiliser(), Stabiliser()
+    for n, frame in enumerate(frames):
+        t = n / FPS
+        moving = asked.moving(frame)
+        assert asked.moving(frame) == moving  # a question, not a step
+        assert asked.push(t, frame) == plain.push(t, frame)
+        assert moving == asked.status.reason.startswith("motion"), n
+        assert not moving or hand.start <= n <= hand.stop, n  # only the hand moves (and the frame it left)
+    assert sum(asked.moving(f) for f in frames[hand.start:hand.stop]) > 0
+
+
+def test_frames_in_motion_are_not_recognised_and_the_referee_gets_the_same_tables():
+    skipping, given = _run(_Recogniser())
+    everything, given_always = _run(_Recogniser(always=True))
+    assert given == given_always and len(given) == 2  # the table before the hand, and after it moved the card
+    assert [s.cards[0].center_mm for s in given] == [(100.0, 50.0), (160.0, 50.0)]
+    frames, hand = _frames()
+    read = set(skipping.reader.read_at)
+    assert len(everything.reader.read_at) == len(frames)
+    assert skipping.stats.moving == len(frames) - len(read) and skipping.stats.moving > len(hand) // 2
+    assert read >= set(range(hand.start)) | set(range(hand.stop + 1, len(frames)))  # every still frame is read
