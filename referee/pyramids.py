@@ -135,3 +135,15 @@ class Stack:
 
     def __str__(self) -> str:
         return "+".join(str(p) for p in self.pyramids)
+
+
+def colours_in(items) -> frozenset[str]:
+    """Every pyramid colour among ``items`` (a view's contents: stacks such as ``red3+blue1``; items
+    that are no stack, a card's id, are passed over)."""
+    colours = set()
+    for item in items:
+        try:
+            colours.update(p.colour for p in Stack.parse(item).pyramids)
+        except ValueError:
+            continue
+    return frozenset(colours)

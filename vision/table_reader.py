@@ -245,6 +245,7 @@ class GamePieces:
     layout: MatLayout
     showings: list = field(default_factory=list)  # (frame, label, shape, radius_mm, height_mm)
     colours: list = field(default_factory=list)  # (frame showing one pyramid of it alone, colour name)
+    pyramid_colours: frozenset[str] | None = None  # the colours the game's pyramids come in (None: any)
     problems: list[str] = field(default_factory=list)  # tokens or colours that could not be registered, and why
     _reader: object | None = None
     _calibration: TableCalibration | None = None
@@ -281,7 +282,7 @@ class GamePieces:
         # pieces are read wherever the camera sees the table (the players' supplies lie beside the mat, off its
         # paper); the mat's markers are print, not pieces
         return PieceReader(calibration, dice_in_play=dice, pyramids_in_play=pyramids,
-                           flat_print_mm=markers_print_mm(self.layout))
+                           flat_print_mm=markers_print_mm(self.layout), pyramid_colours=self.pyramid_colours)
 
 
 def _moved(a: TableCalibration, b: TableCalibration | None, layout: MatLayout, px: float = 2.0) -> bool:

@@ -41,6 +41,7 @@ from calibration.markers import detect_markers
 from calibration.mats import identify, mat_of, zones_of
 from calibration.tracker import KEPT, LOCKED, MOVING, RELOCKED
 from referee import layouts
+from referee.pyramids import colours_in
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
 from vision.table_reader import SAVED, GamePieces, TableReader
@@ -213,10 +214,13 @@ class CameraRunner(threading.Thread):
                            intrinsics=self.intrinsics, fallback=fallback)
 
     def _pieces(self, mat) -> GamePieces:
-        """The game's pieces step on ``mat``, knowing every token and colour shown so far."""
-        if self.live.pieces is None:
-            return GamePieces(self.pieces_game, mat)
-        return self.live.pieces.game_pieces(self.pieces_game, mat)
+        """The game's pieces step on ``mat``, knowing every token and colour shown so far, and the
+        colours the game's pyramids come in (those the table shows now: a game's pieces stay on it)."""
+        pieces = GamePieces(self.pieces_game, mat) if self.live.pieces is None else \
+            self.live.pieces.game_pieces(self.pieces_game, mat)
+        view = self.live.session.state.view()
+        pieces.pyramid_colours = colours_in(item for contents in view.values() for item in contents) or None
+        return pieces
 
     def _paper_in_view(self, image: np.ndarray) -> str | None:
         """The paper most of the game's mat's markers in view were printed for (None: none in view)."""

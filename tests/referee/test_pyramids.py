@@ -45,3 +45,11 @@ def test_custom_colours_are_words():
         Pyramid.parse("red4")
     with pytest.raises(ValueError, match="lower-case word"):
         Pyramid("Red", Size.SMALL)
+
+
+def test_the_colours_a_view_shows_are_those_of_its_stacks_and_nothing_else():
+    from referee.pyramids import colours_in
+
+    items = ["red3+blue1", "yellow2", "green1+green2+green3", "7H", "back", "ann", "mountain", ""]
+    assert colours_in(items) == {"red", "blue", "yellow", "green"}
+    assert colours_in(["7H", "ann"]) == frozenset()

@@ -188,3 +188,25 @@ def test_the_deck_town_demo_reads_the_supplies_beside_the_mat():
     assert supply == 14 and supply_right >= 9
     assert on_paper == 4 and on_paper_right >= 1
     assert dice == () and tokens == ()
+
+
+def test_deck_town_reads_only_pyramids_of_the_colours_its_players_brought():
+    # Shots 7-9: the Decktet cards' art (pink, cyan, purple, white blobs) read as pyramids; the game's
+    # pyramids are red and yellow (the opening's supplies), so those are no pieces of it
+    from vision.pieces.trials import match
+
+    for shot in (7, 8):
+        rendering, (pyramids, dice, tokens), pieces = _read_shot("deck-town", shot)
+        assert pieces.pyramid_colours == {"red", "yellow"}
+        assert pyramids and all(p.colour in {"red", "yellow"} for s in pyramids for p in s.stack)
+        pieces._reader.pyramid_colours = None  # the same reader, told nothing of the colours
+        unfiltered = pieces._reader.read(rendering.image).pyramids
+        phantoms = [s for s in unfiltered if any(p.colour not in {"red", "yellow"} for p in s.stack)]
+        assert set(unfiltered) - set(phantoms) == set(pyramids)
+        truth = [o for o in rendering.objects if o.kind == "pyramid" and o.visible >= 0.2]
+        on_art = [s for s in phantoms if not any(math.dist(s.center_mm, (o.pose["x"], o.pose["y"])) < 15 for o in truth)]
+        assert len(on_art) >= 2  # pyramids read where there is none
+        right = sum(seen is not None and str(seen.stack[0]) == t.label.split("+")[0]
+                    for t, seen, _ in match(pyramids, rendering.objects, "pyramid"))
+        assert right == sum(seen is not None and str(seen.stack[0]) == t.label.split("+")[0]
+                            for t, seen, _ in match(unfiltered, rendering.objects, "pyramid"))  # none lost
