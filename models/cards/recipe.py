@@ -6,7 +6,8 @@ half. The later half is never used here: it is what the real figures are measure
 
 Everything is seeded, so a rebuild gives the same models up to floating-point noise. Rendered
 scenes are cached under ``build/cards`` (an interrupted build resumes), and so is the classifier
-trained on renders. On 2 cores the whole recipe takes about 50 minutes; ``TABLESIDE_QUICK=1`` makes a
+trained on renders. Last, the Decktet whole-face net is built (:mod:`models.cards.whole_face`). On 2
+cores the whole recipe takes about 50 minutes and the whole-face net some 20 more; ``TABLESIDE_QUICK=1`` makes a
 small smoke build for trying it out.
 """
 
@@ -20,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from models.cards import data, real, train
+from models.cards import data, real, train, whole_face
 from models.cards.nets import Classifier
 from vision.cards.classes import INDEX, NONE
 
@@ -53,6 +54,7 @@ def main() -> None:
     train.export(classifier, HERE / "classifier.onnx")
     build_detector(samples, photos, turns_from, quick)
     calibrate(classifier, quick)
+    whole_face.main()  # the Decktet whole-face net (models/cards/whole_face.py)
     say("done; measure with `python -m models.cards.measure`")
 
 

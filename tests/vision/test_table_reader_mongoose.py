@@ -36,7 +36,31 @@ The second refill (``reveal 7H,3S,QD``) once read the pool's TH as unknown and i
 index as a 4H: a box round the TH's pips, three times its index's side and read 4D, counted as its
 top-left index found again, and the card so formed, two finds already, could no longer take its
 bottom-right corner. A box more than twice an index's side is now no index found again, and a
-card's finds of one corner still pair with the other corner."""
+card's finds of one corner still pair with the other corner.
+
+The second discard (``discard 2C,3H,5H 3S,4D,8S``) once read a 7D on the discarded 4D (a box round
+the 4D's index and its pip, read 7D unsurely at a turn 36 degrees off, and a box round its two bottom
+pips, read 7D 0.90 upside down, made a card of their own) and an unknown card for bob's JC and the 9H
+beside it (a box spanning both indices outscored the 9H's own and read KD 0.95; sharing a third of the
+JC's box, it was pooled with it). A card whose finds lie apart from the one sharing a surely named
+index's box is now that index's card found again, and the larger of two sure finds of different
+names sharing a box is read in the boxes it outscored.
+
+The fourth refill (``reveal AH,5D,8C``) once read the 5D as a face-down card (its index, read 5D
+0.94, boxed half again too large with the pip beside it, was no index to the reader). A surely named
+index is now read in a much smaller box it outscored. (The 6C's bottom-right corner, half under the
+8C's edge and boxed with a club, still reads 4C 0.90 in some frames: a 4C lying on the 6C.)
+After the fifth capture (``capture 5D,TD 8H,TH``) bob's JC was unknown in every frame: a box round
+its index and club, read KC 0.52, averaged with the index's JC 0.99. Only a corner's sure reads now
+name it.
+
+The fifth play (``play TD 8H``) once read a second TD (its top-left index, its turn read 80 degrees
+off, not half a turn from its bottom-right one) and a KH on bob's 7H (a heart by its bottom-left,
+read KH 0.90 upside down). A found index naming a lone index's card across its card is now its other
+corner whatever its turn, and a pip placing its card where a card seen by both corners lies is that
+card's. The fifth capture then read an unknown card in bob's fan (the club of the KC's picture frame,
+beside its index, read QC 0.48): an unnamed find beside a surely named index, turned as it, on its
+card's face, is now that index's pip."""
 
 from __future__ import annotations
 
@@ -125,3 +149,55 @@ def test_the_second_refill_reads_the_pool_s_ten_of_hearts_once_and_no_four(demo,
     assert truth["TH"] == got["TH"] == 1 and truth["4H"] == got["4H"] == 0, (got - truth, truth - got)
     pool = sorted(str(c.card) for c in read if layout.place(c.center_mm) == "pool")
     assert pool == sorted(c.card for c in drawn if layout.place(c.center_mm) == "pool")
+
+
+@pytest.mark.parametrize("frame", [14 * FRAMES_PER_SHOT + 6, 14 * FRAMES_PER_SHOT + 7])
+def test_the_second_discard_reads_the_discards_and_bob_s_fanned_collection_card_for_card(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 14)  # the table after `discard 2C,3H,5H 3S,4D,8S`
+    def place(cards, where):
+        return sorted(str(c.card) for c in cards if c.face_up and layout.place(c.center_mm) == where)
+    # no 7D on the 4D (its index boxed with a pip and its bottom pips, misread alike), and no unknown
+    # card for the JC and the 9H beside it in bob's fan (a box spanning both indices, read KD)
+    assert place(read, "discards") == place(drawn, "discards")
+    assert place(read, "collection/bob") == place(drawn, "collection/bob")
+    assert place(read, "collection/ann") == place(drawn, "collection/ann")
+
+
+@pytest.mark.parametrize("frame", [15 * FRAMES_PER_SHOT + 2, 15 * FRAMES_PER_SHOT + 6])
+def test_the_fourth_refill_reads_the_pool_s_five_of_diamonds_face_up(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 15)  # the table after `reveal AH,5D,8C`
+    # the 5D's index, boxed half again too large, was no index to the reader (the card went for a
+    # face-down one)
+    (five,) = [c for c in read if c.card == "5D"]
+    assert five.face_up and layout.place(five.center_mm) == "pool"
+    assert not any(c.card == "back" and layout.place(c.center_mm) == "pool" for c in read)
+
+
+@pytest.mark.parametrize("frame", [18 * FRAMES_PER_SHOT + 2, 18 * FRAMES_PER_SHOT + 7])
+def test_after_the_fifth_capture_bob_s_jack_of_clubs_is_named(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 18)  # the table after `capture 5D,TD 8H,TH`
+    bob = sorted(str(c.card) for c in read if layout.place(c.center_mm) == "collection/bob")
+    # a box round the JC's index and its club, read KC 0.52, pooled with the index's JC 0.99: unknown
+    assert bob == sorted(c.card for c in drawn if layout.place(c.center_mm) == "collection/bob")
+
+
+@pytest.mark.parametrize("frame", [16 * FRAMES_PER_SHOT + 2, 16 * FRAMES_PER_SHOT + 7])
+def test_the_fifth_play_reads_one_ten_of_diamonds_and_no_king_on_bob_s_seven_of_hearts(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 16)  # the table after `play TD 8H`
+    truth = collections.Counter(c.card for c in drawn)
+    got = collections.Counter(c.card for c in read)
+    # the TD's top-left index, its turn read 80 degrees off, stood as a second TD; a heart by the
+    # bottom-left of bob's 7H, read KH 0.90 upside down, as a KH lying on the 7H
+    assert got["TD"] == truth["TD"] == 1 and got["KH"] == truth["KH"] == 1, (got - truth, truth - got)
+    for place in ("play/ann", "play/bob", "collection/bob"):
+        assert sorted(str(c.card) for c in read if c.face_up and layout.place(c.center_mm) == place) == \
+            sorted(c.card for c in drawn if c.face_up and layout.place(c.center_mm) == place), place
+
+
+@pytest.mark.parametrize("frame", [17 * FRAMES_PER_SHOT + 2, 17 * FRAMES_PER_SHOT + 7])
+def test_the_fifth_capture_reads_bob_s_fanned_collection_with_no_unknown_card(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 17)  # the table after `capture 5D,TD 8H,TH`
+    bob = [c for c in read if layout.place(c.center_mm) == "collection/bob"]
+    # the club of the KC's picture frame, beside its index, read QC 0.48: an unknown card in the fan
+    assert sorted(str(c.card) for c in bob) == sorted(
+        c.card for c in drawn if c.face_up and layout.place(c.center_mm) == "collection/bob")

@@ -22,3 +22,10 @@ DECKTET = tuple(decktet.extended_deck())
 CLASSES = (*STANDARD, *DECKTET, NONE)
 INDEX = {name: i for i, name in enumerate(CLASSES)}
 DECKS = {"standard": frozenset(STANDARD), "decktet": frozenset(DECKTET)}
+
+# The whole-face stage (vision/cards/whole_face.py): a Decktet card named from its whole face, warped
+# upright to a FACE_CROP (width, height) picture; its classes are the Decktet cards, a back, and 'none'
+BACK = "back"
+FACE_CROP = (48, 64)
+FACE_CLASSES = (*DECKTET, BACK, NONE)
+FACE_INDEX = {name: i for i, name in enumerate(FACE_CLASSES)}

@@ -34,6 +34,7 @@ import cv2
 import numpy as np
 
 from vision.cards.classes import CLASSES, CROP, CROP_SCALE, DECKS, DETECT_LONG_SIDE, INDEX, NONE, STRIDE
+from vision.cards import whole_face
 
 DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
 
@@ -54,6 +55,8 @@ RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, and the three read
 # one still unsure is read at these sizes of its box (the detector's box round a small index is
 # sometimes half its size, cutting the rank off, or half again too large, taking in a pip)
 RETRIED_SIZES = (0.7, 1.4, 2.0)
+# a find named surely is read again in a box it suppressed lying inside it and at most this share of its side
+TIGHTER = 0.75
 # Two index finds whose boxes share this much of the smaller one are one index found twice (a second box
 # taking in the pip beside it): their readings are pooled, whatever each says. Indices of different
 # cards do not overlap: a card's index lies inside its white border.
@@ -223,11 +226,29 @@ class CardRecogniser:
                     probs[k], embeddings[k] = reads[b][0][n], reads[b][1][n]
                     if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
                         indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
+        # one named surely in a box much larger than one it suppressed lying inside it (a coarse box
+        # round the index and the pips beside it, which the table reader takes for no index: the
+        # demo's 5D, boxed half again too large) is read in that smaller box at its turn; where that
+        # names the same card surely, the smaller box is the index's (as a smaller retried size's)
+        tight = [(k, a) for k in np.flatnonzero(_named(probs) >= SURE) for a in indices[k].get("alike", [])
+                 if _box_side(a["box"]) <= TIGHTER * _box_side(indices[k]["box"])
+                 and _inside_box(indices[k]["box"], _middle(a["box"]))]
+        if tight:
+            p, e = self._read(image, [a for _, a in tight], [turns[k] for k, _ in tight])
+            for n in np.argsort(-_named(p)):
+                k, a = tight[n]
+                if _named(p[n][None])[0] >= SURE and _best_name(p[n]) == _best_name(probs[k]) and \
+                        _box_side(a["box"]) < _box_side(indices[k]["box"]):
+                    indices[k]["box"], probs[k], embeddings[k] = a["box"], p[n], e[n]
         # one still unclear is read in the boxes it suppressed as the same thing (stage 1's
         # ``alike``: at a coarse scale a box round a pip or spanning two indices of a fan can outscore
         # the fine boxes round the indices themselves); the surest read that names a card surely
-        # takes its place, and any other that does, lying apart from every index, is an index too
-        unclear = [k for k in np.flatnonzero(_named(probs) < SURE) if indices[k].get("alike")]
+        # takes its place, and any other that does, lying apart from every index, is an index too.
+        # So is the larger of two finds named surely as different cards whose boxes are one index found
+        # twice (:func:`_twice_found`): a box spanning two indices of a fan names one of them, and
+        # would leave the card in doubt and the other index unread
+        unclear = [k for k in sorted({*np.flatnonzero(_named(probs) < SURE), *_torn(indices, probs)})
+                   if indices[k].get("alike")]
         if unclear:
             alike = [(k, a) for k in unclear for a in indices[k]["alike"]]
             p, e = self._read(image, [a for _, a in alike], [a["turn_hint"] for _, a in alike])
@@ -274,7 +295,9 @@ class CardRecogniser:
         return list(zip(np.split(probs, ends), np.split(embeddings, ends)))
 
     def recognise(self, image: np.ndarray, deck: str = "auto") -> list[CardSeen]:
-        """Every card in ``image`` (BGR): stages 1-3."""
+        """Every card in ``image`` (BGR): stages 1-3; for Decktet cards (``deck`` decktet, or auto
+        where stage 3 named more Decktet cards than standard ones) also the whole-face stage (:mod:`vision.cards.whole_face`),
+        merged with stage 3's cards."""
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
         faint: list[dict] = []
@@ -283,6 +306,18 @@ class CardRecogniser:
         probs = restrict(probs, deck)
         probs = self.other_corners(image, indices, probs, faint, deck)
         cards = merge(indices, probs)
+        # Decktet cards are named from their whole face too (vision/cards/whole_face.py): for the Decktet,
+        # or for a picture of either deck where the index stage named more Decktet cards than standard ones
+        # (the stage costs 110-170 ms a frame, which a table of standard cards need not pay; on one the
+        # index stage names a Decktet card now and then: on 4 of 20 rendered tables of 8 cards)
+        named = [c.id in DECKS["decktet"] for c in cards if c.id not in (None, "back")]
+        decktet = deck == "decktet" or (deck == "auto" and sum(named) > len(named) - sum(named))
+        faces = whole_face.reader(self.folder, self.threads) if decktet else None
+        if faces is not None:
+            # (outlines laid out by the index stage are read where it was unsure: the rest cost time only)
+            also = [c.polygon for c in cards if c.confidence < SURE] + whole_face.outlines_of_indices(
+                [i for i, p in zip(indices, probs) if p.max() < SURE])
+            cards = whole_face.with_whole_faces(cards, faces.read(image, also=also))
         for back in backs:
             x0, y0, x1, y1 = back["box"]
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):
@@ -328,7 +363,11 @@ class CardRecogniser:
             for c, (find, j) in enumerate(candidates):  # (turned by the detector about half round from it, too)
                 turns = [find["turn_hint"]] if j is None else [find["turn_hint"], find["turn"]]
                 half_round = any(abs(_wrapped(t - indices[k]["turn"] - 180.0)) <= 2 * DIAGONAL_TURN_DEG for t in turns)
-                if j != k and half_round and _across_the_card(indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
+                # (or a found index naming the same card, however far off its turn was read: the demo's TD
+                # played beside the pool, its top-left index read TD 0.65 at a turn 80 degrees off)
+                same_name = j is not None and names[j] == names[k]
+                if j != k and (half_round or same_name) and _across_the_card(indices[k], find, names[k],
+                                                                             DIAGONAL_SEARCH_DEG):
                     (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
                     pairs.append((k, c, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
         if not pairs:
@@ -382,6 +421,15 @@ _IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
 def _best_name(p: np.ndarray) -> str:
     """The card a read names best (whatever its probability of being no index)."""
     return CLASSES[int(np.argmax(np.where(_IS_NONE, -1.0, p)))]
+
+
+def _torn(indices: list[dict], probs: np.ndarray) -> set[int]:
+    """The larger find of each pair named surely as different cards whose boxes are one index
+    found twice: one of them is misread, and the larger box, taking in more than an index, the likelier."""
+    sure = [k for k in np.flatnonzero(_named(probs) >= SURE)]
+    names = {k: _best_name(probs[k]) for k in sure}
+    return {max((j, k), key=lambda n: _box_side(indices[n]["box"])) for a, j in enumerate(sure) for k in sure[a + 1:]
+            if names[j] != names[k] and _twice_found(indices[j]["box"], indices[k]["box"])}
 
 
 def _wrapped(deg: float) -> float:
@@ -494,9 +542,12 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
         # a card it names and places alike; else one whose box it shares (boxes sharing this much are one
         # index found twice, however each was read) -- in that order, as a box round a pip beside its
         # card's index may overlap the index of the next card in a fan
-        same = next((g for g in groups if names[g[0]] == name and
-                     _same_card(indices[g[0]], indices[k])), None) \
-            or next((g for g in groups if _twice_found(indices[g[0]]["box"], indices[k]["box"])), None)
+        named = next((g for g in groups if names[g[0]] == name and _same_card(indices[g[0]], indices[k])), None)
+        shared = next((g for g in groups if _twice_found(indices[g[0]]["box"], indices[k]["box"])), None)
+        if _found_again(named, shared, k, indices, probs):  # (misread finds of that card: none of its corners)
+            groups.remove(named)
+            continue
+        same = named or shared
         if same is not None:
             same.append(k)
         else:  # read as two names, yet placed as the two corners of one card: one card, its name in doubt
@@ -511,9 +562,16 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                       and _names_in_doubt(probs[g[0]], probs[k])), None)
             # a find at a corner of a card already seen at both corners is that corner found again
             # (its box round a pip of the face beside the index): the card's, named by its corners
+            # (or a pip on the face of such a card, placing its own card where that card lies)
             seen = None if pair is not None else next(
-                (g for g in groups if _at_a_corner([indices[j] for j in g if j not in echoes], indices[k],
-                                                   _best_name(probs[g[0]]))), None)
+                (g for g in groups if any(test([indices[j] for j in g if j not in echoes], indices[k],
+                                               _best_name(probs[g[0]])) for test in (_at_a_corner, _placed_on_it))),
+                None)
+            # an unnamed find beside a surely named index, turned as it and on its card's face, is a box round
+            # the pip beside that index (a fan's next index lies beside it too, but is read surely)
+            if pair is None and seen is None and _named(probs[k][None])[0] < NAMED:
+                seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and
+                             _pip_beside(indices[g[0]], indices[k], _best_name(probs[g[0]]))), None)
             if pair is not None:
                 pair.append(k)
             elif seen is not None:
@@ -547,6 +605,22 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     return cards
 
 
+def _found_again(named: list[int] | None, shared: list[int] | None, k: int, indices: list[dict],
+                 probs: np.ndarray) -> bool:
+    """Whether the card ``named`` (the finds that name find ``k``'s card and place it alike) is the
+    card ``shared`` found again, all misread: ``k`` shares its box with that card's index, named
+    surely, and places the card as it does, yet lies apart from every find of ``named`` (a box
+    round a pip beside its own card's index lies within a box's side of it, and may overlap the
+    next index of a fan: it stays with the card it names). So a card's index boxed with the pip
+    beside it and read at a turn far off, which its bottom-right corner or a pip there, misread
+    alike, seems to confirm, makes no second card on top of the first: its finds are left out (the
+    card is named and placed by its own index)."""
+    if named is None or shared is None or named is shared or _named(probs[shared[0]][None])[0] < SURE:
+        return False
+    beside = any(not _apart(indices[j]["box"], indices[k]["box"], 1.0) for j in named)
+    return not beside and _same_card(indices[shared[0]], indices[k])
+
+
 def _twice_found(a, b) -> bool:
     """Whether two boxes are one index found twice: sharing :data:`SAME_INDEX` of the smaller, and
     at most :data:`SAME_INDEX_SIZE` times its side (a box round the index and the pip beside it;
@@ -575,17 +649,56 @@ def _at_a_corner(card: list[dict], find: dict, name: str = "") -> bool:
     it (a box round a pip beside the index, read at whatever turn). Another card's index cannot lie
     there while both this card's indices show: a neighbour in a fan is turned alike and lies beside
     the face, not on it; a card laid head to head over this one's corner shows its index half round."""
-    ends = next(((a, b) for n, a in enumerate(card) for b in card[n + 1:]
-                 if _half_a_turn_apart(a, b) or _apart(a["box"], b["box"])), None)
+    ends = _two_corners(card)
     if ends is None:
         return False
     a, b = ends
-    centre = [(a["box"][0] + a["box"][2] + b["box"][0] + b["box"][2]) / 4,
-              (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4]
+    centre = _between(a, b)
     on_the_face = _inside(card_outline(a["box"], centre, name), _middle(find["box"]))
     return any(_opposite_corners(j, find) or (not _apart(j["box"], find["box"], 1.0) and (
         (on_the_face and not _half_a_turn_apart(j, find)) or abs(_wrapped(j["turn"] - find["turn"])) <= 40))
         for j in card)
+
+
+def _pip_beside(index: dict, find: dict, name: str) -> bool:
+    """Whether ``find`` lies as a box round the pip beside card ``name``'s ``index``: within a
+    box's side of it, turned as it (within 40 degrees), on the card's face (the demo's KC in bob's
+    fan, the club of its picture's frame read QC 0.48, stood as an unknown card)."""
+    outline = card_outline(index["box"], index["card_centre"], name)
+    return not _apart(index["box"], find["box"], 1.0) and abs(_wrapped(index["turn"] - find["turn"])) <= 40 \
+        and _inside(outline, _middle(find["box"]))
+
+
+def _two_corners(card: list[dict]) -> tuple[dict, dict] | None:
+    """Two of a card's finds that are its two corners (half a turn or several index lengths apart), if any."""
+    return next(((a, b) for n, a in enumerate(card) for b in card[n + 1:]
+                 if _half_a_turn_apart(a, b) or _apart(a["box"], b["box"])), None)
+
+
+def _between(a: dict, b: dict) -> list[float]:
+    """The middle of two finds' boxes: a card's centre, from its two corners."""
+    return [(a["box"][0] + a["box"][2] + b["box"][0] + b["box"][2]) / 4,
+            (a["box"][1] + a["box"][3] + b["box"][1] + b["box"][3]) / 4]
+
+
+def _placed_on_it(card: list[dict], find: dict, name: str = "") -> bool:
+    """Whether ``find``, lying on the face of card ``name`` seen at both its corners (``card``: its
+    finds), places its own card where that card lies, its centre within a box's side of the
+    middle of the two corners. A card there would lie on this one, hiding the indices it is seen
+    by: it is a pip of this card's face read as an index (the demo's 7H, a heart by its bottom-left
+    read KH 0.90 upside down), and no card. (A card crossed on another, centre on centre, turned a
+    quarter or so, would leave both the other's indices showing, and be taken for its pip: cards are
+    not laid so in the refereed games.)"""
+    ends = _two_corners(card)
+    if ends is None:
+        return False
+    a, b = ends
+    centre = _between(a, b)
+    side = max(_box_side(a["box"]), _box_side(b["box"]))
+    outline = np.array(card_outline(a["box"], centre, name), np.float32)
+    # (on the face, or by its edge within half a box: the outline, from one index, is good to a few pixels)
+    on_it = cv2.pointPolygonTest(outline, tuple(map(float, _middle(find["box"]))), True) >= -side / 2
+    return on_it and math.dist(find["card_centre"], centre) < side
 
 
 def _pooled(finds: list[dict], reads: list[np.ndarray]) -> np.ndarray:
@@ -594,11 +707,18 @@ def _pooled(finds: list[dict], reads: list[np.ndarray]) -> np.ndarray:
     box must not veto its index's name; the card's two corners are independent reads, so their
     averages are combined by geometric mean (renormalised, without 'none'): each must allow the
     name, so a corner that reads KD but gives KS a fifth, opposite one sure of KS, names KS (an
-    average would leave it unknown), while two sure reads of different names leave it in doubt."""
+    average would leave it unknown), while two sure reads of different names leave it in doubt.
+    Where some finds of a corner name a card surely (:data:`SURE`), only those speak for it: a box
+    round the index and the pip beside it, read unsurely, would otherwise pull a sure index's name
+    below :data:`NAMED` (the demo's JC 0.99 with such a box read KC 0.52: JC 0.56, unknown)."""
     t0 = finds[0]["turn"]
     first = [abs(_wrapped(f["turn"] - t0)) <= 90 for f in finds]
-    corners = [np.mean([r for r, a in zip(reads, first) if a == side], axis=0)
-               for side in (True, False) if side in first]
+    corners = []
+    for side in (True, False):
+        side_reads = [r for r, a in zip(reads, first) if a == side]
+        sure = [r for r in side_reads if _named(r[None])[0] >= SURE]
+        if side_reads:
+            corners.append(np.mean(sure or side_reads, axis=0))
     logs = np.log(np.clip(np.stack(corners), 1e-6, 1.0)).mean(axis=0)
     logs[INDEX[NONE]] = -np.inf
     p = np.exp(logs - logs.max())

@@ -212,8 +212,8 @@ def test_a_third_find_at_a_corner_of_a_card_seen_by_both_corners_is_that_corner_
     assert cards[0].id == "JD" and cards[0].confidence == pytest.approx(0.985, abs=0.001)
     assert "4D" not in [name for name, _ in cards[0].alternatives]
     # the same 4D find turned as the JD's bottom-right index (not half a turn from it) is not at its
-    # corner: a card of its own
-    aside = [*jd[:2], {**jd[2], "turn": 170.0}]
+    # corner: a card of its own (its card placed from its box at that turn, as stage 2 places it)
+    aside = [*jd[:2], {**jd[2], "turn": 170.0, "card_centre": card_centre(jd[2]["box"], 170.0, "4D")}]
     assert len(merge(aside, np.stack([one_hot("JD", 0.99), one_hot("JD", 0.98), one_hot("4D", 0.78)]))) == 2
     # a QD seen by both corners, its top-left index's turn read 43 degrees off (137 degrees from the
     # other's, not half a turn: yet the two lie a card's diagonal apart, so both corners show), and
@@ -447,6 +447,164 @@ def test_a_box_three_times_an_index_s_side_overlapping_it_is_not_that_index_foun
     near = {**pips, "box": [806, 183, 826, 213]}
     (card,) = merge([th, near], np.stack([one_hot("TH", 0.999), one_hot("4D", 0.94)]))
     assert len(card.indices) == 2
+
+
+def test_a_card_found_again_by_its_index_boxed_with_a_pip_and_its_bottom_pips_misread_alike_is_one_card():
+    # the demo's second discard: a 4D whose bottom-right index lies under the 2C beside it. Its
+    # top-left index reads 4D surely; a box round that index and the pip beside it, read at a turn 36
+    # degrees off, says 7D (0.47, no index 0.48); a box round its two bottom pips, read upside down,
+    # says 7D surely (0.90) and places the card where that box does. The box sharing the 4D's index
+    # is that index found again, lying apart from the 7D's other find: one 4D, named and placed by its
+    # index alone (the misread finds are left out, so a reader lays it out as a card seen by one index)
+    four = {"box": [249, 138, 271, 158], "turn": 6.0}
+    again = {"box": [264, 129, 296, 157], "turn": 42.0}
+    pips = {"box": [275, 200, 317, 232], "turn": -129.0}
+    for find, name in ((four, "4D"), (again, "7D"), (pips, "7D")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    unsure = one_hot("7D", 0.47)
+    unsure[INDEX[NONE]] = 0.48
+    unsure /= unsure.sum()
+    (card,) = merge([four, again, pips], np.stack([one_hot("4D", 0.99), unsure, one_hot("7D", 0.9)]))
+    assert card.id == "4D" and card.confidence > 0.95 and card.indices == [four["box"]]
+    alone = merge([four], one_hot("4D", 0.99)[None])[0]
+    assert np.allclose(card.polygon, alone.polygon)
+    # a 4D index not named surely vouches for no such thing: the 7D finds stay a card of their own
+    assert sorted(str(c.id) for c in merge([four, again, pips], np.stack(
+        [one_hot("4D", 0.8), unsure, one_hot("7D", 0.9)]))) == ["4D", "7D"]
+
+
+def test_the_larger_of_two_sure_finds_sharing_a_box_but_not_a_name_is_read_in_the_boxes_it_outscored(monkeypatch):
+    # bob's fanned collection in the demo: a box (36 x 50 px) spanning the JC's index and the 9H's
+    # beside it outscored the fine box round the 9H's index, and read KD 0.95; with the JC's own index
+    # (0.97) it shared a third of a box, so the two were pooled into an unknown card and the 9H went
+    # unread. Two finds sure of different names cannot both be right: the larger is read in the boxes
+    # it outscored, and the 9H's box names it
+    jc = {"box": [681, 522, 708, 547], "score": 0.53, "turn_hint": 48.0}
+    span = {"box": [698, 523, 734, 573], "score": 0.42, "turn_hint": 0.0}
+    nine = {"box": [716, 523, 737, 546], "score": 0.3, "turn_hint": 10.0}
+    reads = {tuple(jc["box"]): one_hot("JC", 0.97), tuple(span["box"]): one_hot("KD", 0.95),
+             tuple(nine["box"]): one_hot("9H", 0.99)}
+    recogniser = CardRecogniser()
+    seen = []
+
+    def read(image, indices, turns):
+        seen.extend(tuple(i["box"]) for i in indices)
+        probs = np.stack([reads.get(tuple(i["box"]), one_hot(NONE, 0.99)) for i in indices])
+        return probs, np.zeros((len(indices), 1), np.float32)
+
+    monkeypatch.setattr(recogniser, "_read", read)
+    indices = _suppress([jc, span, nine])
+    assert len(indices) == 2  # the 9H's box was outscored by the span round it
+    probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), indices)
+    assert sorted(str(c.id) for c in merge(indices, probs)) == ["9H", "JC"]
+    # a sure find whose box shares no other sure find's keeps its name (the box it outscored, read
+    # there as another card, does not replace it)
+    alone = _suppress([{**span}, {**nine}])
+    probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), alone)
+    assert [str(c.id) for c in merge(alone, probs)] == ["KD"] and alone[0]["box"] == span["box"]
+
+
+def test_a_box_read_unsurely_beside_a_surely_named_index_does_not_pull_its_name_below_named():
+    # bob's JC in the demo's fan, its index read JC 0.99, and a box round it and the club beside it,
+    # sharing a third of its box, read KC 0.52 (QC 0.15, JC 0.13): one index found twice, whose sure
+    # read alone names it (averaged, JC came to 0.56: an unknown card where the JC lies)
+    jc = {"box": [683, 523, 706, 546], "turn": 39.0}
+    pip = {"box": [698, 527, 734, 553], "turn": 48.0}
+    for find in (jc, pip):
+        find["card_centre"] = card_centre(find["box"], find["turn"], "JC")
+    unsure = np.full(len(CLASSES), 0.001, np.float32)
+    for name, p in (("KC", 0.52), ("QC", 0.15), ("JC", 0.13), (NONE, 0.1)):
+        unsure[INDEX[name]] = p
+    (card,) = merge([jc, pip], np.stack([one_hot("JC", 0.99), unsure / unsure.sum()]))
+    assert card.id == "JC" and card.confidence > 0.95 and len(card.indices) == 2
+    # two unsure reads of one index are still averaged (neither speaks for it alone): in doubt
+    (card,) = merge([jc, pip], np.stack([one_hot("JC", 0.7), unsure / unsure.sum()]))
+    assert card.id is None
+
+
+def test_a_surely_named_index_in_a_box_much_larger_than_one_it_outscored_takes_that_box(monkeypatch):
+    # the demo pool's 5D: boxed 36 x 33 px round its index and the pip beside it (half again an index's
+    # size on the table, which the table reader takes for no index), read 5D 0.94; the fine box it
+    # outscored (18 x 25 px), lying inside it, reads 5D 0.99 at its turn and becomes the index's box
+    big = {"box": [582, 275, 618, 308], "score": 0.45, "turn_hint": -3.0}
+    fine = {"box": [583, 279, 601, 304], "score": 0.3, "turn_hint": 0.0}
+    reads = {tuple(big["box"]): one_hot("5D", 0.94), tuple(fine["box"]): one_hot("5D", 0.99)}
+    recogniser = CardRecogniser()
+
+    def read(image, indices, turns):
+        probs = np.stack([reads.get(tuple(i["box"]), one_hot(NONE, 0.99)) for i in indices])
+        return probs, np.zeros((len(indices), 1), np.float32)
+
+    monkeypatch.setattr(recogniser, "_read", read)
+    (index,) = _suppress([dict(big), dict(fine)])
+    probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), [index])
+    assert index["box"] == fine["box"] and CLASSES[int(probs[0].argmax())] == "5D"
+    # where the fine box names another card, the find keeps its box and its name
+    reads[tuple(fine["box"])] = one_hot("6D", 0.99)
+    (index,) = _suppress([dict(big), dict(fine)])
+    probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), [index])
+    assert index["box"] == big["box"] and CLASSES[int(probs[0].argmax())] == "5D"
+
+
+def test_a_pip_on_a_card_seen_by_both_corners_placing_its_card_where_that_card_lies_is_no_card():
+    # the demo's 7H in bob's collection, seen by both corners; a box round a heart by its bottom-left,
+    # read KH 0.90 at a turn of -115, places its card 18 px from the 7H's centre: a KH there would lie
+    # on the 7H, over the indices it is seen by. It is the 7H's pip, with no say in its name
+    top = {"box": [816, 533, 841, 552], "turn": 15.0}
+    bottom = {"box": [894, 610, 917, 638], "turn": 168.0}
+    heart = {"box": [808, 617, 837, 644], "turn": -115.0}
+    for find, name in ((top, "7H"), (bottom, "7H"), (heart, "KH")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    (card,) = merge([top, bottom, heart], np.stack([one_hot("7H", 0.999), one_hot("7H", 0.99), one_hot("KH", 0.9)]))
+    assert card.id == "7H" and card.confidence > 0.95 and len(card.indices) == 3
+    # the same find placing its card well away from the 7H's centre (its turn read otherwise) is a card
+    turned = {**heart, "turn": 60.0}
+    turned["card_centre"] = card_centre(turned["box"], turned["turn"], "KH")
+    assert sorted(str(c.id) for c in merge([top, bottom, turned], np.stack(
+        [one_hot("7H", 0.999), one_hot("7H", 0.99), one_hot("KH", 0.9)]))) == ["7H", "KH"]
+
+
+def test_a_lone_index_pairs_with_a_found_index_of_its_name_across_its_card_whatever_its_turn(monkeypatch):
+    # the demo's TD played beside the pool: its bottom-right index read TD surely at a turn of 168, its
+    # top-left one (a card's index diagonal away) TD 0.65 at a turn of 68, 80 degrees off: not half a
+    # turn from the other, so each stood as a TD of its own. Naming the same card, it is a candidate for
+    # the lone index's other corner whatever its turn, and read at the line's turn: one TD
+    bottom = {"box": [987, 273, 1003, 296], "turn_hint": 168.0, "turn": 168.0}
+    top = {"box": [920, 195, 943, 221], "turn_hint": 98.0, "turn": 68.0}
+    for find in (bottom, top):
+        find["card_centre"] = card_centre(find["box"], find["turn"], "TD")
+    probs = np.stack([one_hot("TD", 0.999), one_hot("TD", 0.65)])
+    recogniser = CardRecogniser()
+    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+        [one_hot("TD", 0.97) for _ in indices]), np.zeros((len(indices), 1), np.float32)))
+    indices = [bottom, top]
+    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), indices, probs, [], "standard")
+    assert top["corner_of"] == 0 and top["turn"] == pytest.approx(bottom["turn"] - 180.0, abs=15.0)
+    (card,) = merge(indices, probs)
+    assert card.id == "TD" and len(card.indices) == 2
+
+
+def test_an_unnamed_find_beside_a_surely_named_index_turned_as_it_is_the_pip_beside_it():
+    # bob's fanned KC in the demo: its index read KC 0.98, and right beside it (touching, not sharing
+    # its box) a box round the club of its picture's frame, turned as the index, read QC 0.48: no card
+    # of its own (an unknown card the referee asked about), but the KC's pip
+    kc = {"box": [565, 516, 589, 547], "turn": 12.0}
+    pip = {"box": [589, 528, 611, 558], "turn": 10.0}
+    for find, name in ((kc, "KC"), (pip, "QC")):
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    unsure = np.full(len(CLASSES), 0.001, np.float32)
+    for name, p in (("QC", 0.48), ("KC", 0.18), ("QS", 0.08)):
+        unsure[INDEX[name]] = p
+    unsure /= unsure.sum()
+    (card,) = merge([kc, pip], np.stack([one_hot("KC", 0.98), unsure]))
+    assert card.id == "KC" and card.confidence > 0.95 and len(card.indices) == 2
+    # the next card's index beside it, read surely, stays a card (a fan's neighbour)
+    assert sorted(str(c.id) for c in merge([kc, pip], np.stack([one_hot("KC", 0.98), one_hot("TH", 0.96)]))) \
+        == ["KC", "TH"]
+    # and so does an unnamed find turned otherwise (not read as an index beside this one)
+    turned = {**pip, "turn": 80.0}
+    turned["card_centre"] = card_centre(turned["box"], turned["turn"], "QC")
+    assert len(merge([kc, turned], np.stack([one_hot("KC", 0.98), unsure]))) == 2
 
 
 def test_reads_batched_into_one_run_are_the_reads_made_one_by_one():

@@ -1,0 +1,393 @@
+"""Decktet cards named from their whole face: outlines found, warped upright, read by a small net.
+
+A Decktet card's corner index (a rank glyph over up to three suit icons) is a few pixels wide on a
+table seen from a metre away, too small for the index stage (:mod:`vision.cards.recognise`) to
+read. Its face is not: each card has a large art panel of its own, and the art sets picture the
+same scenes. So this stage
+
+1. finds card-like outlines as quadrilaterals (:func:`find_outlines`: the closed edges of a card
+   against the table, or of its art panel where a white border melts into a white mat), liberally:
+   the net says which are cards;
+2. warps each to a small upright picture of :data:`~vision.cards.classes.FACE_CROP` pixels
+   (:func:`face_crop`; a Decktet face reads the same half a turn round, so either way up will do);
+3. names it with ``whole_face.onnx`` (:class:`WholeFaceReader`): one of the 45 Decktet cards, a
+   back, or 'none' (no card: a tile, a marker, a standard card), and where the card's own corners
+   lie in the crop, so an outline found round the art panel or cut by a pyramid is put right. A
+   card read from a corrected outline is read once more from it.
+
+The recogniser merges these reads with the index stage's (``CardRecogniser.recognise``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.cards.classes import FACE_CLASSES, FACE_CROP, NONE
+
+MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
+MODEL = "whole_face.onnx"
+WORK_LONG_SIDE = 1280  # outlines are looked for in the picture scaled down to this long side at most
+SMALLEST_SIDE = 18  # an outline's short side must span this many pixels (of the picture as given)
+LARGEST_AREA = 0.4  # and it may cover at most this share of the picture
+FILLED = 0.8  # an outline must fill this share of the quadrilateral fitted to it
+SQUAREST = 0.35  # its short side at least this share of its long one (a card 63:88 seen at a tilt)
+SAME_OUTLINE = 0.7  # two outlines overlapping this much (intersection over union) are one
+
+
+@dataclass
+class FaceRead:
+    """One outline read by the whole-face stage: its class probabilities (over
+    :data:`~vision.cards.classes.FACE_CLASSES`, calibrated) and the card's outline in picture
+    pixels (as the net placed its corners; the first corner is the face's top-left or, read half a
+    turn round, its bottom-right)."""
+
+    probs: np.ndarray
+    polygon: np.ndarray  # 4 x 2
+
+    @property
+    def name(self) -> str:
+        return FACE_CLASSES[int(np.argmax(self.probs))]
+
+    @property
+    def confidence(self) -> float:
+        return float(self.probs.max())
+
+
+def find_outlines(image: np.ndarray) -> list[np.ndarray]:
+    """Card-like quadrilaterals in ``image`` (BGR): each a 4 x 2 float32 array of picture pixels in
+    the order :func:`ordered` gives. The closed outlines of several masks are fitted with four
+    corners (:func:`_card_like`): the edges (a card's edge against the table, its art panel's
+    frame); the regions brighter than their surroundings (a white card on a dark or busy table,
+    whose edge the table's texture breaks); the edges' regions filled in, opened at three sizes
+    and parted between their cores (:func:`_parted`: cards lying close together); and the regions
+    darker than their surroundings (an art panel, where a white border melts into a white mat).
+    Outlines that nearly coincide are kept once. Many are no card (a marker, a tile, a book): the
+    net reads each and says which are."""
+    h, w = image.shape[:2]
+    scale = min(1.0, WORK_LONG_SIDE / max(h, w))
+    small = cv2.resize(image, (round(w * scale), round(h * scale)), interpolation=cv2.INTER_AREA) if scale < 1 else image
+    grey = cv2.GaussianBlur(cv2.cvtColor(small, cv2.COLOR_BGR2GRAY), (0, 0), 1.0)
+    edges = cv2.dilate(cv2.Canny(grey, 20, 60), np.ones((3, 3), np.uint8))
+    bright = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY,
+                                   _odd(max(small.shape[:2]) // 8), -8)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # the edges' closed regions filled in and opened at a few sizes: a card touched by a line (a
+    # shadow's edge, a neighbour's corner) is cut free of it, and its outline closed again
+    outer, _ = cv2.findContours(edges, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    filled = cv2.drawContours(np.zeros_like(edges), outer, -1, 255, cv2.FILLED)
+    # (opened at half size: the same outlines, a quarter of the work)
+    half = cv2.resize(filled, (filled.shape[1] // 2, filled.shape[0] // 2), interpolation=cv2.INTER_NEAREST)
+    side = max(half.shape[:2])
+    opened = [cv2.morphologyEx(half, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+              for k in (_odd(side // 160), _odd(side // 80), _odd(side // 40))]
+    # what is darker than its surroundings: an art panel inside a white border on a white mat
+    dark = cv2.adaptiveThreshold(grey, 255, cv2.ADAPTIVE_THRESH_MEAN_C, cv2.THRESH_BINARY_INV,
+                                 _odd(max(small.shape[:2]) // 8), 12)
+    dark = cv2.morphologyEx(dark, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    contours = []
+    for mask in (edges, bright):
+        contours += cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)[0]
+    for mask in opened:
+        contours += [c * 2 for c in cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]]
+    contours += cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    contours += _parted(filled, (SMALLEST_SIDE * scale) ** 2)
+    quads = []
+    for contour in contours:
+        quad = _card_like(contour, SMALLEST_SIDE * scale, LARGEST_AREA * small.shape[0] * small.shape[1])
+        if quad is not None:
+            quads.append(quad / scale)
+    return _distinct(quads)
+
+
+def _parted(filled: np.ndarray, smallest_area: float) -> list[np.ndarray]:
+    """The outlines of the regions of ``filled`` parted where they narrow: cards lying close
+    together merge into one region, but each has a core far from every edge (more than half as far
+    as the region's farthest point), and the region is split between the cores (watershed)."""
+    count, regions, stats, _ = cv2.connectedComponentsWithStats(filled)
+    dist = cv2.distanceTransform(filled, cv2.DIST_L2, 5)
+    cores = np.zeros(filled.shape, np.uint8)
+    for k in range(1, count):
+        if stats[k, cv2.CC_STAT_AREA] < smallest_area:
+            continue
+        x, y, w, h = stats[k, :4]
+        inside = regions[y:y + h, x:x + w] == k
+        d = dist[y:y + h, x:x + w]
+        cores[y:y + h, x:x + w][inside & (d > 0.5 * d[inside].max())] = 255
+    n, markers = cv2.connectedComponents(cores)
+    if n <= 2:
+        return []  # one core at most: nothing to part
+    markers = markers + 1
+    markers[(filled > 0) & (cores == 0)] = 0  # to be shared out between the cores
+    markers = cv2.watershed(cv2.cvtColor(filled, cv2.COLOR_GRAY2BGR), markers.astype(np.int32))
+    out = []
+    for k in range(2, n + 1):
+        part = (markers == k).astype(np.uint8)
+        out += cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+    return out
+
+
+def _odd(n: int) -> int:
+    return max(3, n | 1)
+
+
+def _card_like(contour: np.ndarray, smallest_side: float, largest_area: float) -> np.ndarray | None:
+    """The quadrilateral a contour outlines, if it is card-like: large enough, not too large,
+    not a sliver, and filling its four-cornered fit (a pyramid across one edge bulges the outline
+    out; its hull's four-cornered fit then still has the card's corners)."""
+    x, y, bw, bh = cv2.boundingRect(contour)
+    if min(bw, bh) < smallest_side or bw * bh > 4 * largest_area:
+        return None
+    hull = cv2.convexHull(contour)
+    area = cv2.contourArea(hull)
+    if area < smallest_side ** 2 or area > largest_area:
+        return None
+    quad = _four_sides(hull)
+    if quad is None:
+        return None
+    quad_area = abs(cv2.contourArea(quad))
+    if quad_area <= 0 or area < FILLED * quad_area or quad_area > 1.3 * area:
+        return None
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    short, long = min(sides[0] + sides[2], sides[1] + sides[3]), max(sides[0] + sides[2], sides[1] + sides[3])
+    if short < 2 * smallest_side or short < SQUAREST * long or not _square_cornered(quad):
+        return None
+    return ordered(quad)
+
+
+def _four_sides(hull: np.ndarray) -> np.ndarray | None:
+    """A convex outline's four-cornered fit: its corners where it has four; else the corners where
+    the lines along its four longest sides meet (a card's edges stay the longest sides of an outline
+    that a pyramid or a neighbouring card bulges out at one place)."""
+    polygon = cv2.approxPolyDP(hull, 0.015 * cv2.arcLength(hull, True), True).reshape(-1, 2).astype(np.float64)
+    if len(polygon) < 4:
+        return None
+    if len(polygon) == 4:
+        return polygon.astype(np.float32)
+    lengths = np.linalg.norm(np.roll(polygon, -1, axis=0) - polygon, axis=1)
+    longest = np.sort(np.argsort(-lengths)[:4])  # in the outline's order
+    corners = []
+    for a, b in zip(longest, np.roll(longest, -1)):
+        p, r = polygon[a], polygon[(a + 1) % len(polygon)] - polygon[a]
+        q, s = polygon[b], polygon[(b + 1) % len(polygon)] - polygon[b]
+        cross = r[0] * s[1] - r[1] * s[0]
+        if abs(cross) < 1e-6 * np.dot(r, r) * np.dot(s, s) ** 0.5 or abs(cross) < 1e-9:
+            return None  # two of the sides run parallel: no corner between them
+        t = ((q - p)[0] * s[1] - (q - p)[1] * s[0]) / cross
+        corners.append(p + t * r)
+    return np.array(corners, np.float32)
+
+
+def _square_cornered(quad: np.ndarray) -> bool:
+    """Whether every corner of ``quad`` is between 50 and 130 degrees (a card seen at a tilt up to
+    45 degrees; a triangle fitted with four corners has one near 180)."""
+    for k in range(4):
+        a, b = quad[k - 1] - quad[k], quad[(k + 1) % 4] - quad[k]
+        cos = float(np.dot(a, b) / max(1e-9, np.linalg.norm(a) * np.linalg.norm(b)))
+        if abs(cos) > 0.643:
+            return False
+    return True
+
+
+def ordered(quad: np.ndarray) -> np.ndarray:
+    """``quad``'s corners clockwise on the picture from the top-left of an upright card: the first
+    side is one of the two shorter ones (a card's top or bottom edge), the higher of them."""
+    quad = np.asarray(quad, np.float32).reshape(4, 2)
+    centre = quad.mean(axis=0)
+    quad = quad[np.argsort(np.arctan2(quad[:, 1] - centre[1], quad[:, 0] - centre[0]))]  # clockwise (y down)
+    sides = np.linalg.norm(quad - np.roll(quad, -1, axis=0), axis=1)
+    start = 0 if sides[0] + sides[2] <= sides[1] + sides[3] else 1
+    if quad[[start, (start + 1) % 4], 1].mean() > quad[[(start + 2) % 4, (start + 3) % 4], 1].mean():
+        start += 2
+    return np.roll(quad, -start, axis=0)
+
+
+def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
+    """``quads`` less those overlapping an earlier, larger one by :data:`SAME_OUTLINE`."""
+    kept: list[np.ndarray] = []
+    for quad in sorted(quads, key=lambda q: -abs(cv2.contourArea(q))):
+        if all(_overlap(quad, k) < SAME_OUTLINE for k in kept):
+            kept.append(quad)
+    return kept
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection over union of two convex quadrilaterals."""
+    if (a.min(axis=0) > b.max(axis=0)).any() or (b.min(axis=0) > a.max(axis=0)).any():
+        return 0.0  # (most pairs: their bounding boxes do not even meet)
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def crop_corners() -> np.ndarray:
+    """The corners of a face crop, in the order of :func:`ordered`."""
+    w, h = FACE_CROP
+    return np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+
+
+def face_crop(image: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """The outline ``quad`` (ordered) warped upright to a :data:`FACE_CROP` picture (a large card is
+    smoothed first, so the warp does not alias)."""
+    quad = np.asarray(quad, np.float32)
+    w, h = FACE_CROP
+    shrink = min(np.linalg.norm(quad[1] - quad[0]) / w, np.linalg.norm(quad[3] - quad[0]) / h)
+    if shrink > 2:
+        x0, y0 = np.floor(quad.min(axis=0)).astype(int) - 2
+        x1, y1 = np.ceil(quad.max(axis=0)).astype(int) + 3
+        x0, y0 = max(0, x0), max(0, y0)
+        patch = image[y0:y1, x0:x1]
+        if patch.size:
+            image, quad = cv2.GaussianBlur(patch, (0, 0), 0.4 * shrink), (quad - (x0, y0)).astype(np.float32)
+    m = cv2.getPerspectiveTransform(quad, crop_corners())
+    return cv2.warpPerspective(image, m, (w, h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+class WholeFaceReader:
+    """Runs ``whole_face.onnx`` (from ``folder``) with ONNX Runtime on the outlines of a picture."""
+
+    def __init__(self, folder: str | Path = MODELS, threads: int = 2) -> None:
+        self.folder = Path(folder)
+        self.threads = threads
+
+    @property
+    def available(self) -> bool:
+        return (self.folder / MODEL).is_file()
+
+    @cached_property
+    def _session(self):
+        import onnxruntime as ort
+
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = self.threads
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # as the card models
+        options.log_severity_level = 3
+        return ort.InferenceSession(str(self.folder / MODEL), options, providers=["CPUExecutionProvider"])
+
+    @cached_property
+    def temperature(self) -> float:
+        """The net's calibration (fitted by its recipe on renders it did not learn from)."""
+        meta = self.folder / "whole_face.json"
+        return float(json.loads(meta.read_text())["temperature"]) if meta.is_file() else 1.0
+
+    def read(self, image: np.ndarray, quads: list[np.ndarray] | None = None, also=()) -> list[FaceRead]:
+        """Every outline in ``image`` (:func:`find_outlines`, or ``quads``) read, and the rough
+        outlines ``also`` (cards laid out by the index stage, :func:`outlines_of_indices`); a card
+        (not 'none') is read again from the outline the net placed its corners at, and named by both reads."""
+        quads = find_outlines(image) if quads is None else [ordered(q) for q in quads]
+        quads = _distinct(quads + [ordered(q) for q in also if _plausible(np.asarray(q, np.float32))])
+        if not quads:
+            return []
+        probs, corners = self.run(np.stack([face_crop(image, q) for q in quads]))
+        reads = [FaceRead(p, _to_picture(c, q)) for p, c, q in zip(probs, corners, quads)]
+        again = [k for k, r in enumerate(reads) if r.name != NONE and _plausible(r.polygon)]
+        if again:
+            polygons = [ordered(reads[k].polygon) for k in again]
+            probs, corners = self.run(np.stack([face_crop(image, q) for q in polygons]))
+            for k, p, c, q in zip(again, probs, corners, polygons):
+                # both reads must allow the name (geometric mean): an outline straddling two cards is
+                # read as one card, then as another once the net has placed its corners
+                both = np.sqrt(p * reads[k].probs)
+                reads[k] = FaceRead(both / both.sum(), _to_picture(c, q))
+        return reads
+
+    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops."""
+        logits, corners = self._session.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
+        logits = logits / self.temperature
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return p / p.sum(axis=1, keepdims=True), corners.reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
+
+
+def outlines_of_indices(indices: list[dict]) -> list[np.ndarray]:
+    """A Decktet card's outline laid out from each corner index the index stage found (its box and
+    the turn stage 2 read; see :func:`vision.cards.recognise.card_outline`), whatever it was named:
+    rough (the turn may be 30 degrees off), but the net places the card's corners from it."""
+    from vision.cards.classes import DECKTET
+    from vision.cards.recognise import card_centre, card_outline
+
+    outlines = []
+    for i in indices:
+        if "turn" in i:
+            centre = card_centre(i["box"], i["turn"], DECKTET[0])
+            outlines.append(np.array(card_outline(i["box"], centre, DECKTET[0]), np.float32))
+    return outlines
+
+
+def _to_picture(corners: np.ndarray, quad: np.ndarray) -> np.ndarray:
+    """Crop pixels of the outline ``quad``'s face crop back to picture pixels."""
+    m = cv2.getPerspectiveTransform(crop_corners(), np.asarray(quad, np.float32))
+    return cv2.perspectiveTransform(corners.reshape(1, 4, 2).astype(np.float64), m)[0].astype(np.float32)
+
+
+def _plausible(quad: np.ndarray) -> bool:
+    """Whether corners the net placed make a convex quadrilateral (a poor guess may not)."""
+    return bool(cv2.isContourConvex(np.round(quad * 16).astype(np.int32))) and abs(cv2.contourArea(quad)) > 25
+
+
+# -- merging with the index stage -------------------------------------------------------------
+
+SURE_FACE = 0.6  # a whole-face read this sure names its card (fills in a card, or overrides a less sure read)
+SAME_PLACE = 0.25  # two outlines whose centres lie this share of a card's diagonal apart are one card
+_READERS: dict[tuple[str, int], WholeFaceReader] = {}
+
+
+def reader(folder: str | Path = MODELS, threads: int = 2) -> WholeFaceReader | None:
+    """The reader of ``folder``'s whole-face net, made once per folder; None where it has no such net
+    (a folder of older models: the recogniser then reads indices only)."""
+    key = (str(folder), threads)
+    if key not in _READERS:
+        _READERS[key] = WholeFaceReader(folder, threads)
+    return _READERS[key] if _READERS[key].available else None
+
+
+def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
+    """The index stage's ``cards`` (``CardSeen``) merged with the whole-face ``reads`` of the same
+    picture. A read at least :data:`SURE_FACE` sure of a card (or a back) is that card: a card the
+    index stage placed there (its outline over the read's by half, or its centre near the read's, or
+    one of its indices on the read's card) is named by the surer of the two, and given the read's outline, which the net placed from the
+    whole card; where the index stage found none, the read is added. Reads less sure, or of no
+    card, change nothing (a card the index stage could not name stays unknown)."""
+    from vision.cards.recognise import CardSeen
+
+    sure = [r for r in reads if r.name != NONE and r.confidence >= SURE_FACE]
+    kept: list[FaceRead] = []  # one read per card: an outline and its art panel's are read alike
+    for read in sorted(sure, key=lambda r: -r.confidence):
+        if not any(_same_place(read.polygon, k.polygon) for k in kept):
+            kept.append(read)
+    cards = list(cards)
+    for read in kept:
+        order = np.argsort(-read.probs)
+        alternatives = [(FACE_CLASSES[i], float(read.probs[i])) for i in order[1:4]
+                        if FACE_CLASSES[i] != NONE and read.probs[i] >= 0.01]
+        polygon = [[float(x), float(y)] for x, y in read.polygon]
+        same = [c for c in cards if _same_place(read.polygon, np.array(c.polygon, np.float32))
+                or any(_inside(read.polygon, box) for box in c.indices)]
+        if any(c.id is not None and c.id != read.name and c.confidence > read.confidence for c in same):
+            continue  # the index stage read a different card there, and more surely
+        indices = [box for c in same for box in c.indices]
+        cards = [c for c in cards if not any(c is s for s in same)]
+        cards.append(CardSeen(read.name, read.confidence, polygon, alternatives, indices))
+    return cards
+
+
+def _inside(polygon: np.ndarray, box) -> bool:
+    """Whether the middle of an index ``box`` lies on the card ``polygon`` (the index stage laid out
+    a card from an index on this card: its outline may be far off, when the index's size was misread)."""
+    middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), tuple(map(float, middle)), False) >= 0
+
+
+def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two card outlines are one card: centres near (a card's outline from one index may be
+    a little off) or overlapping by half."""
+    a, b = np.asarray(a, np.float32), np.asarray(b, np.float32)
+    diagonal = max(np.linalg.norm(a[2] - a[0]), np.linalg.norm(a[3] - a[1]), 1.0)
+    if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) < SAME_PLACE * diagonal:
+        return True
+    return cv2.isContourConvex(b.astype(np.float32)) and _overlap(a, b) >= 0.5
