@@ -77,7 +77,7 @@ def settle_to_verdict() -> dict[str, float]:
 
     from referee import layouts
     from referee.session import Session
-    from vision.synth.demo import DemoSource
+    from vision.synth.demo import DemoSource, demo_pieces
     from vision.synth.sequence import timeline
     from calibration.mats import mat_of, zones_of
 
@@ -87,7 +87,8 @@ def settle_to_verdict() -> dict[str, float]:
     for n, (_, scene, shown) in enumerate(timeline(source.demo.sequence)):
         if not scene.hands:
             first_still.setdefault(shown, n)
-    reader = TableReader(mat_of(recorded.game), deck="standard")
+    # the demo's own pieces step: without the players' tokens no table would match the game
+    reader = TableReader(mat_of(recorded.game), deck="standard", pieces=demo_pieces(source))
     settle = Stabiliser().settle_s
     waits = []
     with tempfile.TemporaryDirectory() as tmp:

@@ -31,13 +31,14 @@ player's hundreds of choices do not multiply:
 * of a reveal's outcomes, and of more than :data:`RUN_CHOICES` choices, only moves naming nothing
   the table does not show are tried, plus the moves the game reads from the table.
 
-It visits at most :data:`RUN_STATES` positions (about a second on a 2-core machine); a search cut
+It visits at most :data:`RUN_STATES` positions, in at most :data:`RUN_SECONDS`; a search cut
 short says so, and the session then asks rather than accepts.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -47,6 +48,7 @@ from referee.view import View
 
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
+RUN_SECONDS = 1.0  # and the time it may take (a Pouches position costs eight times a Mongoose one)
 RUN_CHOICES = 400  # a player with more legal moves than this is searched through fewer (see _Runs._next)
 
 
@@ -96,7 +98,7 @@ class _Runs:
         expected = start.view()
         self.changed = {change.place for view in views for change in expected.diff(view)}
         self.visible = {item for view in views for contents in view.values() for item in contents}
-        self.budget = RUN_STATES
+        self.budget, self.deadline = RUN_STATES, time.monotonic() + RUN_SECONDS
         self.known: dict[tuple[State, int], tuple[View, State] | None] = {}  # _end's answers so far
 
     def where(self, place: str) -> set[str]:
@@ -146,7 +148,8 @@ class _Runs:
         still_open = self.changed | {change.place for view in self.views for change in before.diff(view)}
         moves = []
         for action in self._choices(state, before, on_table):
-            if self.budget <= 0:
+            if self.budget <= 0 or time.monotonic() > self.deadline:
+                self.budget = 0  # spent: the search is cut short
                 break
             self.budget -= 1
             result = state._apply(action)
