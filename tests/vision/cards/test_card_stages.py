@@ -19,6 +19,12 @@ def one_hot(name: str, p: float = 0.9) -> np.ndarray:
     return probs
 
 
+def _place(*named) -> None:
+    """Give each (find, name) the centre its index places that card at, as stage 2 does."""
+    for find, name in named:
+        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+
+
 def test_an_unturned_crop_centres_the_box_and_scales_it():
     image = np.zeros((200, 300, 3), np.uint8)
     cv2.rectangle(image, (140, 90), (159, 109), (255, 255, 255), -1)  # a 20 px square at (150, 100)
@@ -313,8 +319,7 @@ def test_a_box_round_a_pip_joins_the_card_it_names_before_the_next_cards_index_i
     kc = {"box": [571, 514, 588, 542], "turn": 11.0}
     pip = {"box": [584, 518, 613, 551], "turn": 11.0}
     four = {"box": [608, 517, 628, 539], "turn": 20.0}
-    for find, name in ((kc, "KC"), (pip, "KC"), (four, "4D")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((kc, "KC"), (pip, "KC"), (four, "4D"))
     cards = merge([kc, pip, four], np.stack([one_hot("KC", 0.98), one_hot("KC", 0.68), one_hot("4D", 0.999)]))
     assert sorted((str(c.id), len(c.indices)) for c in cards) == [("4D", 1), ("KC", 2)]
 
@@ -324,8 +329,7 @@ def test_a_pip_on_the_face_of_a_card_seen_by_both_corners_is_that_corner_whateve
     # read JD at a turn 43 degrees from that index's: the KD's corner found again, not a JD on the KD
     kd = [{"box": [513, 375, 531, 400], "turn": 8.0}, {"box": [568, 456, 590, 485], "turn": -180.0},
           {"box": [527, 383, 555, 404], "turn": 51.0}]
-    for find, name in zip(kd, ("KD", "KD", "JD")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place(*zip(kd, ("KD", "KD", "JD")))
     (card,) = merge(kd, np.stack([one_hot("KD", 0.999), one_hot("KD", 0.999), one_hot("JD", 0.7)]))
     assert card.id == "KD" and len(card.indices) == 3
     # the same find beside the face (off the card, left of its index) is another card's
@@ -341,8 +345,7 @@ def test_a_lone_index_pairs_with_a_found_index_across_its_card_read_again_at_the
     # top-left's name), and the top-left KS again: one KS
     top = {"box": [738, 168, 758, 192], "turn_hint": -6.0, "turn": -6.0}
     bottom = {"box": [794, 242, 813, 264], "turn_hint": -140.0, "turn": -119.0}
-    for find, name in ((top, "KS"), (bottom, "KC")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((top, "KS"), (bottom, "KC"))
     recogniser = CardRecogniser()
 
     def read(image, indices, turns):  # the bottom-right reads KS (unsurely) only near half a turn from the top-left
@@ -423,8 +426,7 @@ def test_a_corner_with_a_box_round_its_pip_still_pairs_with_the_card_s_other_cor
     top = {"box": [803, 179, 816, 199], "turn": 3.0}
     pip = {"box": [806, 183, 826, 207], "turn": -50.0}
     bottom = {"box": [867, 249, 880, 269], "turn": -173.0}
-    for find, name in ((top, "TH"), (pip, "TH"), (bottom, "4H")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((top, "TH"), (pip, "TH"), (bottom, "4H"))
     four = one_hot("4H", 0.57)
     four[INDEX["TH"]] = 0.14
     four /= four.sum()
@@ -459,8 +461,7 @@ def test_a_card_found_again_by_its_index_boxed_with_a_pip_and_its_bottom_pips_mi
     four = {"box": [249, 138, 271, 158], "turn": 6.0}
     again = {"box": [264, 129, 296, 157], "turn": 42.0}
     pips = {"box": [275, 200, 317, 232], "turn": -129.0}
-    for find, name in ((four, "4D"), (again, "7D"), (pips, "7D")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((four, "4D"), (again, "7D"), (pips, "7D"))
     unsure = one_hot("7D", 0.47)
     unsure[INDEX[NONE]] = 0.48
     unsure /= unsure.sum()
@@ -553,8 +554,7 @@ def test_a_pip_on_a_card_seen_by_both_corners_placing_its_card_where_that_card_l
     top = {"box": [816, 533, 841, 552], "turn": 15.0}
     bottom = {"box": [894, 610, 917, 638], "turn": 168.0}
     heart = {"box": [808, 617, 837, 644], "turn": -115.0}
-    for find, name in ((top, "7H"), (bottom, "7H"), (heart, "KH")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((top, "7H"), (bottom, "7H"), (heart, "KH"))
     (card,) = merge([top, bottom, heart], np.stack([one_hot("7H", 0.999), one_hot("7H", 0.99), one_hot("KH", 0.9)]))
     assert card.id == "7H" and card.confidence > 0.95 and len(card.indices) == 3
     # the same find placing its card well away from the 7H's centre (its turn read otherwise) is a card
@@ -590,8 +590,7 @@ def test_an_unnamed_find_beside_a_surely_named_index_turned_as_it_is_the_pip_bes
     # of its own (an unknown card the referee asked about), but the KC's pip
     kc = {"box": [565, 516, 589, 547], "turn": 12.0}
     pip = {"box": [589, 528, 611, 558], "turn": 10.0}
-    for find, name in ((kc, "KC"), (pip, "QC")):
-        find["card_centre"] = card_centre(find["box"], find["turn"], name)
+    _place((kc, "KC"), (pip, "QC"))
     unsure = np.full(len(CLASSES), 0.001, np.float32)
     for name, p in (("QC", 0.48), ("KC", 0.18), ("QS", 0.08)):
         unsure[INDEX[name]] = p
