@@ -137,11 +137,11 @@ class Stack:
         return "+".join(str(p) for p in self.pyramids)
 
 
-def colours_in(items) -> frozenset[str]:
-    """Every pyramid colour among ``items`` (a view's contents: stacks such as ``red3+blue1``; items
-    that are no stack, a card's id, are passed over)."""
+def colours_in(view) -> frozenset[str]:
+    """Every pyramid colour a view (place -> contents) shows: the colours of its stacks, such as
+    ``red3+blue1``; contents that are no stack, a card's id, are passed over."""
     colours = set()
-    for item in items:
+    for item in (item for contents in view.values() for item in contents):
         try:
             colours.update(p.colour for p in Stack.parse(item).pyramids)
         except ValueError:

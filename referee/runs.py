@@ -38,14 +38,16 @@ short says so, and the session then asks rather than accepts.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from referee.action import Action
 from referee.game import CHANCE, State
 from referee.view import View
 
+RUN_VIEWS = 4  # readings of the table (the likeliest first) searched
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
 RUN_SECONDS = 1.0  # and the time it may take (a Pouches position costs eight times a Mongoose one)
@@ -57,15 +59,15 @@ class First:
     """A move that could have come first, and the reading of the table that says so."""
 
     action: Action
-    result: State  # the state the move leads to
     view: View  # the reading of the table the rest was read from
 
 
-def first_moves(state: State, views: list[View]) -> tuple[tuple[First, ...], bool]:
+def first_moves(state: State, views: Iterable[View]) -> tuple[tuple[First, ...], bool]:
     """The moves from ``state`` that could have come first of several, the table being read as
-    one of ``views`` (the likeliest first), one per state they lead to (none when none could);
-    and whether the search was complete (False when it ran out of positions to visit, so a move
-    found may not be the only one)."""
+    one of the first :data:`RUN_VIEWS` of ``views`` (the likeliest first), one per state they lead
+    to (none when none could); and whether the search was complete (False when it ran out of
+    positions or time, so a move found may not be the only one)."""
+    views = list(itertools.islice(views, RUN_VIEWS))
     expected = state.view()
     then_legal: dict[State, First] = {}
     then_illegal: dict[State, First] = {}
@@ -80,10 +82,10 @@ def first_moves(state: State, views: list[View]) -> tuple[tuple[First, ...], boo
                 continue
             readings = result.interpret(view)
             if any(r.verdict.legal for r in readings):
-                then_legal.setdefault(result, First(action, result, view))
+                then_legal.setdefault(result, First(action, view))
                 break
             if readings:
-                then_illegal.setdefault(result, First(action, result, view))
+                then_illegal.setdefault(result, First(action, view))
     if then_legal:
         return tuple(then_legal.values()), True
     runs = _Runs(state, views)
@@ -116,7 +118,7 @@ class _Runs:
         for action, result in self._next(self.start):
             end = self._end(result, RUN_MOVES - 1)
             if end is not None:
-                found.setdefault(end[1], First(action, result, end[0]))
+                found.setdefault(end[1], First(action, end[0]))
         return tuple(found.values())
 
     def _end(self, state: State, moves_left: int) -> tuple[View, State] | None:

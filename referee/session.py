@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import itertools
 import threading
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -56,7 +55,6 @@ from referee.verdict import IllegalAction
 from referee.view import View
 
 MAX_CHAIN = 8  # moves one snapshot may show before the rest is left for the next
-PAIR_VIEWS = 4  # readings of a snapshot (the likeliest first) searched for several moves made at once
 RELABEL_RADIUS_MM = 20.0  # a relabel sticks to a sighting while it stays this close to where it was
 
 
@@ -366,7 +364,7 @@ class Session:
     def _first_of_several(self, seen: SeenView) -> tuple[tuple[Candidate, ...], bool]:
         """The moves that could have come first of several seen at once, and whether the search
         was complete (:func:`referee.runs.first_moves`)."""
-        firsts, complete = first_moves(self.state, list(itertools.islice(seen.alternatives(), PAIR_VIEWS)))
+        firsts, complete = first_moves(self.state, seen.alternatives())
         return tuple(Candidate(Reading(f.action, self.state.check(f.action)), f.view) for f in firsts), complete
 
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:

@@ -218,8 +218,7 @@ class CameraRunner(threading.Thread):
         colours the game's pyramids come in (those the table shows now: a game's pieces stay on it)."""
         pieces = GamePieces(self.pieces_game, mat) if self.live.pieces is None else \
             self.live.pieces.game_pieces(self.pieces_game, mat)
-        view = self.live.session.state.view()
-        pieces.pyramid_colours = colours_in(item for contents in view.values() for item in contents) or None
+        pieces.pyramid_colours = colours_in(self.live.session.state.view()) or None
         return pieces
 
     def _paper_in_view(self, image: np.ndarray) -> str | None:

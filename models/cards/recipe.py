@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -23,6 +22,7 @@ import torch
 
 from models.cards import data, real, train, whole_face
 from models.cards.nets import Classifier
+from models.cards.train import say
 from vision.cards.classes import INDEX, NONE
 
 
@@ -169,9 +169,5 @@ def fit_temperature(net, crops: np.ndarray, labels: np.ndarray) -> float:
     grid = np.exp(np.linspace(np.log(0.3), np.log(4.0), 60))
     nll = [float(torch.nn.functional.cross_entropy(logits / t, y)) for t in grid]
     return float(grid[int(np.argmin(nll))])
-
-
-def say(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 

@@ -214,3 +214,7 @@ def export(net: Detector | Classifier, path: Path) -> None:
         torch.onnx.export(model, (dummy,), str(path), input_names=inputs, output_names=names, dynamic_axes=axes,
                           dynamo=False, opset_version=17)
 
+
+def say(message: str) -> None:
+    """A line of a recipe's progress, with the time."""
+    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)

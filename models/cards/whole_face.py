@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import time
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from torch import nn
 from torch.nn import functional as F
 
 from models.cards import whole_face_data as data
+from models.cards.train import say
 from vision.cards.classes import FACE_CLASSES, FACE_CROP, FACE_INDEX, NONE
 
 HERE = Path(__file__).parent
@@ -150,10 +150,6 @@ def fit_temperature(net: WholeFaceNet, crops: np.ndarray, labels: np.ndarray) ->
     grid = np.exp(np.linspace(np.log(0.3), np.log(4.0), 60))
     nll = [float(F.cross_entropy(logits / t, y)) for t in grid]
     return float(grid[int(np.argmin(nll))]), float((logits.argmax(1) == y).float().mean())
-
-
-def say(message: str) -> None:
-    print(f"[{time.strftime('%H:%M:%S')}] {message}", flush=True)
 
 
 if __name__ == "__main__":

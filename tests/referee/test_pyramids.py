@@ -50,6 +50,9 @@ def test_custom_colours_are_words():
 def test_the_colours_a_view_shows_are_those_of_its_stacks_and_nothing_else():
     from referee.pyramids import colours_in
 
-    items = ["red3+blue1", "yellow2", "green1+green2+green3", "7H", "back", "ann", "mountain", ""]
-    assert colours_in(items) == {"red", "blue", "yellow", "green"}
-    assert colours_in(["7H", "ann"]) == frozenset()
+    from referee.view import View
+
+    view = View({"arena/r1c1": ["red3+blue1"], "supply/ann": ["yellow2", "green1+green2+green3"],
+                 "pool": ["7H", "back", "mountain"], "tokens/0,1": ["ann"]})
+    assert colours_in(view) == {"red", "blue", "yellow", "green"}
+    assert colours_in(View({"pool": ["7H"], "tokens/0,1": ["ann"]})) == frozenset()

@@ -35,6 +35,7 @@ import numpy as np
 
 from vision.cards.classes import CLASSES, CROP, CROP_SCALE, DECKS, DETECT_LONG_SIDE, INDEX, NONE, STRIDE
 from vision.cards import whole_face
+from vision.cards.runtime import onnx_session
 
 DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
 
@@ -113,17 +114,8 @@ class CardRecogniser:
         return self._session("classifier.onnx")
 
     def _session(self, name: str):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        # ONNX Runtime's helper threads otherwise spin for a while after each of the many small runs,
-        # holding a core that OpenCV and the rest of the frame's work want: on two cores the card
-        # stage took a third less time without it (models/cards/README.md, "Session 7, speed")
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
         try:
-            return ort.InferenceSession(str(self.folder / name), options, providers=["CPUExecutionProvider"])
+            return onnx_session(self.folder / name, self.threads)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise RecognitionError(f"cannot load {self.folder / name}: {exc}; rebuild it with `make models`") from None
 

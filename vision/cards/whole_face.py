@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from vision.cards.classes import FACE_CLASSES, FACE_CROP, NONE
+from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 MODEL = "whole_face.onnx"
@@ -261,13 +262,7 @@ class WholeFaceReader:
 
     @cached_property
     def _session(self):
-        import onnxruntime as ort
-
-        options = ort.SessionOptions()
-        options.intra_op_num_threads = self.threads
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # as the card models
-        options.log_severity_level = 3
-        return ort.InferenceSession(str(self.folder / MODEL), options, providers=["CPUExecutionProvider"])
+        return onnx_session(self.folder / MODEL, self.threads)
 
     @cached_property
     def temperature(self) -> float:

@@ -142,6 +142,5 @@ def demo_pieces(source: DemoSource):
         alone = dataclasses.replace(opening, cards=[], pyramids=[], dice=[], tokens=[token], hands=[])
         showings.append((render(alone).image, token.label, token.shape, token.radius_mm, token.height_mm))
     # the game's pyramids come in the colours its opening shows (the players' supplies, Pungo's arena)
-    opening_view = game.new_state(source.demo.recorded.setup).view()
-    return GamePieces(game.type.name, mat_of(game), showings,
-                      pyramid_colours=colours_in(item for contents in opening_view.values() for item in contents) or None)
+    first_view = game.new_state(source.demo.recorded.setup).view()
+    return GamePieces(game.type.name, mat_of(game), showings, pyramid_colours=colours_in(first_view) or None)

@@ -194,3 +194,15 @@ def test_a_pyramid_lying_on_its_side_is_read_with_the_way_its_tip_points(stack, 
     assert abs((lying[0].pointing_deg - pointing + 180) % 360 - 180) <= 10.0
     assert [(str(s.stack[0]), s.pointing_deg) for s in standing] == [("cyan2", None)]
     assert len(reading.pyramids) == 2
+
+
+def test_a_colour_registered_joins_the_colours_the_game_is_told_to_read():
+    # a reader told the game's pyramids are red reports no olive stack, until olive is registered
+    shown = token_showing(POUCHES_TOKENS[0], 5)
+    shown.tokens, shown.pyramids = [], [PyramidObject("olive2", 140.0, 100.0, angle=20.0)]
+    image = render(shown).image
+    reader = PieceReader(calibration_of(shown), dice_in_play=0, pyramid_colours=frozenset({"red"}))
+    assert reader.read(image).pyramids == ()
+    reader.register_colour(image, "olive")
+    assert reader.pyramid_colours == {"red", "olive"}
+    assert [str(p) for s in reader.read(image).pyramids for p in s.stack] == ["olive2"]
