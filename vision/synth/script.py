@@ -4,9 +4,10 @@
 would see, in order, each a :class:`Shot`: the state it shows, the state the referee knows while
 it shows (the one before the change), and the playthrough lines played to reach it. Moves that
 leave the table looking the same (a Pouches ``stay``, a declared order) show nothing new: their
-lines ride on the next shot. Pungo's moves are seen a whole turn at a time, as its referee reads
-them. An ``@illegal`` line, where the table can show it, becomes two shots: the table after the
-illegal move (``illegal`` names the rule it breaks), then the table put right.
+lines ride on the next shot. Pungo's moves are seen a whole turn at a time: the demo's players do
+not pause in the middle of a turn (its referee reads such a pause too, as a part of the turn). An
+``@illegal`` line, where the table can show it, becomes two shots: the table after the illegal move
+(``illegal`` names the rule it breaks), then the table put right.
 
 :func:`sequence` stages the shots (:mod:`vision.synth.staging`) as a
 :class:`~vision.synth.sequence.Sequence`: each table held still, a hand reaching in to make each
@@ -57,7 +58,7 @@ def shots(recorded: recorded_games.Playthrough) -> list[Shot]:
         if after.view() == shown.view() and not after.is_over():
             continue  # nothing to see: the players say it
         if game.type.name == "pungo" and not (pungo_turn_start(after) or after.is_over()):
-            continue  # mid-turn: the camera reads Pungo a whole turn at a time
+            continue  # mid-turn: the demo's Pungo players pause only between turns
         out.append(Shot(after, shown, tuple(pending)))
         shown, pending = after, []
     return out

@@ -2,8 +2,8 @@
 
 Modules: ``layout`` (arena, home rows, roll grid), ``setup`` (the setup stacks the table shows),
 ``rolling`` (the die: faces, points, orientation tracking), ``moves`` (steps, costs, freezing,
-spending exactly), ``actions``, ``state`` (the rules) and ``observe`` (explaining a whole turn the
-camera saw).
+spending exactly), ``actions``, ``state`` (the rules) and ``observe`` (explaining a turn, or the part
+of one, the camera saw).
 """
 
 from referee.game import Dynamics, Edition, GameType, Information, Option

@@ -3,13 +3,17 @@
 A turn is played as small actions, each of which the referee checks: a ``roll`` (the controlled
 roll: the direction the die tumbles and the face it then shows), a ``show`` (Chaos Pungo: the face
 a real roll shows, a chance event), ``step`` (one unit one square) and ``pass`` (no points can be
-spent). The camera, though, sees only a whole turn; ``turn`` bundles a turn's roll and steps into
-one action, which is what the camera-level reader proposes.
+spent). The camera, though, sees the table only when hands leave it: ``turn`` bundles a whole
+turn's roll and steps into one action, and ``part`` the part of a turn seen so far, when the
+players pause before the points are spent; ``reread`` reads such a turn again from its start once it
+is over. These are what the camera-level reader proposes.
 
 >>> str(Step("ann", "r2c1", 1, "N")), str(Roll("bob", "E", "3"))
 ('step ann r2c1 1 N', 'roll bob E 3')
 >>> str(Turn("ann", "N:4", ("r2c3:1:N", "r1c3:1:E")))
 'turn ann N:4 r2c3:1:N,r1c3:1:E'
+>>> str(Part("bob", "W:3", ()))
+'part bob W:3 -'
 """
 
 from __future__ import annotations
@@ -76,7 +80,25 @@ class Turn(Action):
         return tuple(out)
 
 
-ACTIONS = (Roll, Show, Step, Pass, Turn)
+@dataclass(frozen=True)
+class Part(Turn):
+    """The part of a turn seen so far: the roll (when it comes first) and the steps taken, with points
+    still to spend (Decision Pungo: or the roll still to make). The turn goes on afterwards."""
+
+    kind = "part"
+
+
+@dataclass(frozen=True)
+class Reread(Action):
+    """A turn read as under way (a :class:`Part`) and now over, read again from its start: the whole
+    turn's steps, where the steps the part guessed cannot lead on to what the table shows."""
+
+    kind = "reread"
+    player: str
+    steps: tuple[str, ...]
+
+
+ACTIONS = (Roll, Show, Step, Pass, Turn, Part, Reread)
 
 
 def step_text(step: Step) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from referee.games.pungo.layout import DIRECTIONS, Arena, Board, size
+from referee.games.pungo.layout import DIRECTIONS, Arena, Board
 
 Frozen = frozenset[int]
 _CACHE_LIMIT = 200_000

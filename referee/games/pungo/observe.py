@@ -1,11 +1,20 @@
 """Checking an observed turn: which legal roll and steps lead from the position before to the view after.
 
-The camera sees the table before and after a turn, never the steps in between, and sees only the
-outside of a nest. :func:`explain` searches the sequences of legal steps that spend exactly the
-turn's points (depth first, with a memo of positions already tried and a lower bound on the points
-still needed to make every cell look as seen), carrying the pyramids hidden in nests along. Several
+The camera sees the table whenever hands leave it: after a whole turn, or in the middle of one when
+the player pauses. It never sees the steps in between, and sees only the outside of a nest.
+:func:`explain` takes the fewest points that make the table look as seen: if some legal steps
+costing fewer points than the turn has do, the turn is under way (a :class:`Part` of it); else it
+searches the sequences of legal steps that spend exactly the turn's points (a whole :class:`Turn`).
+A pause is never read as a whole turn whose extra steps went back and forth unseen: the next
+player's roll shows that the turn is over, and its rest is then read as steps spending exactly the
+points left; where the steps guessed at the pause cannot lead there (they froze a pyramid the real
+turn did not), the whole turn is read again from its start (a :class:`Reread`). Only where such a
+whole turn would end the game at the pause are both offered (a question).
+
+Both searches go depth first, with a memo of positions already tried and a lower bound on the points
+still needed to make every cell look as seen, carrying the pyramids hidden in nests along. Several
 sequences may look the same to the camera and differ only inside the nests: each distinct outcome
-is one explanation. When nothing explains the view, a second search (A*, cheapest first, ignoring
+is one explanation. When nothing explains the view, a third search (A*, cheapest first, ignoring
 the exact-spend rule) finds the cheapest sequence that would, so the reason can say what is wrong:
 "7 points of movement needed, the die gave 5".
 """
@@ -20,7 +29,7 @@ from referee.game import Reading
 from referee.verdict import Reason
 from referee.view import View
 
-from referee.games.pungo.actions import Turn
+from referee.games.pungo.actions import Part, Reread, Turn
 from referee.games.pungo.layout import SIZE_NAMES, Board, size, visible
 from referee.games.pungo.moves import Frozen, Step
 
@@ -82,13 +91,34 @@ def explain(state, after: View, limit: int = 4) -> Explanation:
         turn = Turn(player, roll, ())
         return _verdicts(state, [turn])
     search = _Search(start, goal)
+    over = state.phase == "move" and roll is not None and not cfg.decision
+    if over:  # the next player has rolled: this turn is over, its rest spent where the table shows
+        roll = None
+    under_way: tuple[Part, ...] = ()
     if start.points == 0:
         paths = [()] if search.matches(start.board) else []
     else:
+        if not over:
+            parts = [Part(player, roll, tuple(_texts(cfg, p))) for p in search.partial(limit)]
+            under_way = tuple(p for p in parts if state.check(p).legal)
         paths = search.exact(limit)
+    turns = []
     if paths:
         rolls = [roll, None] if cfg.chaos and cfg.decision and roll is not None else [roll]
-        return _verdicts(state, [Turn(player, r, tuple(_texts(cfg, p))) for p in paths for r in rolls])
+        turns = [Turn(player, r, tuple(_texts(cfg, p))) for p in paths for r in rolls]
+        if cfg.decision and roll is None:  # the points are spent, the roll is still to come
+            turns += [Part(player, None, t.steps) for t in turns if t.steps]
+    if under_way:
+        # a pause, unless the points spent back and forth unseen would end the game: then ask
+        won = tuple(t for t in turns if state.check(t).legal and state.apply(t).is_over())
+        return Explanation(under_way + won)
+    if turns:
+        return _verdicts(state, turns)
+    if over and state._turn_start is not None:  # the steps guessed at a pause lead nowhere: read it again
+        again = [Reread(player, tuple(_texts(cfg, p))) for p in _Search(state._turn_start, goal).exact(limit)]
+        again = [r for r in again if state.check(r).legal]
+        if again:
+            return Explanation(tuple(again))
     return _diagnose(state, start, search, player, roll)
 
 
@@ -152,11 +182,13 @@ def _roll_seen(state, after: View) -> tuple[str | None, list[Reason]]:
         return None, [state.reason("pungo/setup/roll-grid", "the view must show the die once, on the roll grid "
                                    f"(or thrown, in Chaos Pungo); it shows {places or 'none'}")]
     place, face = places[0], after[places[0]][0]
-    if cfg.chaos and (place == "die" or state.phase == "roll"):
-        return face, []  # a throw may show the face that was already up
     before = state.view()
+    if cfg.chaos and state.phase == "roll":
+        return face, []  # a throw may show the face that was already up
     if before.get(place) == (face,):
         return None, []
+    if cfg.chaos and place == "die":
+        return face, []
     if place == "die":
         return None, [state.reason("pungo/roll/one-tumble", "the die left the roll grid: a controlled roll "
                                    "tumbles it onto an adjacent square")]
@@ -244,6 +276,47 @@ class _Search:
 
         start = self.start
         walk(start.board, start.frozen, start.remaining, self.bound_sum(start.board))
+        return list(found.values())
+
+    def partial(self, limit: int) -> list[tuple[Step, ...]]:
+        """Paths of legal steps after which the board looks as seen, spending the fewest points that do,
+        fewer than the turn's remaining points; one per distinct final board (up to ``limit``)."""
+        start = self.start
+        for budget in range(start.remaining):
+            found = self._spending(budget, limit)
+            if found:
+                return found
+        return []
+
+    def _spending(self, budget: int, limit: int) -> list[tuple[Step, ...]]:
+        """Paths costing exactly ``budget`` points, each step keeping the turn's rest spendable; one per
+        distinct board and frozen set (the turn goes on, so what may still move matters)."""
+        found: dict[tuple[Board, Frozen], tuple[Step, ...]] = {}
+        seen: set = set()
+        mover, allowed, path, points = self.mover, self.allowed, [], self.start.remaining
+
+        def walk(board: Board, frozen: Frozen, left: int, total: int) -> bool:
+            if left == 0:
+                if total == 0 and (board, frozen) not in found:
+                    found[board, frozen] = tuple(path)
+                    return len(found) >= limit
+                return False
+            key = (board, frozen, left)
+            if key in seen or total > 2 * left:
+                return False
+            seen.add(key)
+            for step in mover.legal_steps(board, frozen, points - budget + left, allowed):
+                if step.cost > left:
+                    continue
+                child, child_frozen = mover.apply(board, frozen, step)
+                path.append(step)
+                done = walk(child, child_frozen, left - step.cost, self.child_sum(total, board, child, step))
+                path.pop()
+                if done:
+                    return True
+            return False
+
+        walk(self.start.board, self.start.frozen, budget, self.bound_sum(self.start.board))
         return list(found.values())
 
     def cheapest(self, cap: int) -> tuple[int, tuple[Step, ...]] | None:

@@ -24,7 +24,7 @@ from referee.verdict import Reason, Verdict
 from referee.view import View
 
 from referee.games.pungo import rolling
-from referee.games.pungo.actions import ACTIONS, Pass, Roll, Show, Step, Turn
+from referee.games.pungo.actions import ACTIONS, Part, Pass, Reread, Roll, Show, Step, Turn
 from referee.games.pungo.layout import (DIRECTIONS, SIZE_NAMES, Arena, Board, Grid, roll_grid, setup_board, size,
                                         visible)
 from referee.games.pungo.moves import Frozen, Mover
@@ -83,6 +83,7 @@ class PungoState(State):
         self.spent = spent
         self._outcome = outcome
         self.config = config(game)
+        self._turn_start: PungoState | None = None  # the move phase before its first step (not saved)
 
     # -- setup --
     @classmethod
@@ -132,7 +133,10 @@ class PungoState(State):
                       orientations=self.orientations, square=self.square, previous=self.previous,
                       points=self.points, nominal=self.nominal, spent=self.spent, outcome=self._outcome)
         fields.update(changes)
-        return PungoState(self.game, **fields)
+        state = PungoState(self.game, **fields)
+        if state.phase == "move" and state.seat == self.seat and state.spent:  # a turn under way
+            state._turn_start = self._turn_start if self.spent else self
+        return state
 
     def _begin_move(self, seat: int, first: bool = False) -> PungoState:
         """Start ``seat``'s move phase: fix the points the turn must spend."""
@@ -212,6 +216,8 @@ class PungoState(State):
                                                + self._outcome.text))
         if isinstance(action, Turn):
             return self._check_turn(action)
+        if isinstance(action, Reread):
+            return self._play_reread(action)[1]
         if isinstance(action, Show):
             return self._check_show(action)
         player = getattr(action, "player", None)
@@ -367,7 +373,9 @@ class PungoState(State):
         return self._play_turn(turn)[1]
 
     def _play_turn(self, turn: Turn) -> tuple[PungoState | None, Verdict]:
-        """Play a bundled turn part by part; the state after it and the verdict."""
+        """Play a bundled turn (or the :class:`Part` of one) action by action; the state after it and the verdict."""
+        if isinstance(turn, Part):
+            return self._play_part(turn)
         if turn.player != self.mover:
             return None, Verdict.illegal(self.reason("pungo/turn/order", f"it is {self.mover}'s turn, "
                                                      f"not {turn.player}'s"))
@@ -397,8 +405,9 @@ class PungoState(State):
             if state.points == 0 and not steps:
                 do(Pass(turn.player))
             elif not steps:
-                return None, Verdict.illegal(state.reason("pungo/move/spend-all", "no pyramid moved, but "
-                                                          + state._spend_text()))
+                stopped = ("no pyramid moved, but " if state.spent == 0 else
+                           f"the turn stops with {state.remaining} point(s) unspent; ")
+                return None, Verdict.illegal(state.reason("pungo/move/spend-all", stopped + state._spend_text()))
             else:
                 short = state._total_cost_reason(steps)
                 if short is not None:
@@ -422,6 +431,47 @@ class PungoState(State):
             return None, Verdict.illegal(self.reason("pungo/turn/first" if self._is_first_turn()
                                                      else "pungo/turn/order", why))
         return state, Verdict.ok(self.reason("pungo/turn/order", f"{turn.player}'s turn is explained"))
+
+    def _play_part(self, part: Part) -> tuple[PungoState | None, Verdict]:
+        """The part of a turn seen so far: legal when every action in it is, and the same player is still
+        to act after it (points left to spend; Decision Pungo: or the roll to make)."""
+        if part.player != self.mover:
+            return None, Verdict.illegal(self.reason("pungo/turn/order", f"it is {self.mover}'s turn, "
+                                                     f"not {part.player}'s"))
+        try:
+            steps = part.step_actions()
+        except ActionParseError as exc:
+            return None, Verdict.illegal(self.reason("pungo/move/unit", str(exc)))
+        actions: list[Action] = list(steps)
+        if part.roll is not None:
+            if self.phase != "roll" or self.config.decision:
+                when = "after the steps (Decision Pungo)" if self.config.decision else "before the steps"
+                return None, Verdict.illegal(self.reason("pungo/turn/order", f"a part of a turn holds its roll only "
+                                                         f"when the roll comes first; here it comes {when}"))
+            roll = Show(part.roll) if self.config.chaos else Roll(part.player, *part.roll.partition(":")[::2])
+            actions.insert(0, roll)
+        if not actions:
+            return None, Verdict.illegal(self.reason("pungo/turn/order", "a part of a turn holds a roll or a step"))
+        state = self
+        for action in actions:
+            verdict = state.check(action)
+            if not verdict.legal:
+                return None, verdict
+            state = state._apply(action)
+        if state.phase == "over" or state.seat != self.seat or (state.phase == "roll" and not self.config.decision):
+            return None, Verdict.illegal(self.reason("pungo/turn/order", f"{part.player}'s turn ends here: it is "
+                                                     "a whole turn, not a part of one"))
+        left = (f"{state.remaining} of {state.points} point(s) left to spend" if state.phase == "move"
+                else "the roll still to make")
+        return state, Verdict.ok(self.reason("pungo/move/cost", f"{part.player}'s turn goes on: {left}"))
+
+    def _play_reread(self, reread: Reread) -> tuple[PungoState | None, Verdict]:
+        """The turn under way played again from its first step as ``reread``'s whole turn."""
+        start = self._turn_start
+        if start is None or self.phase != "move":
+            return None, Verdict.illegal(self.reason("pungo/turn/order", "no turn under way is known from its "
+                                                     "start, so none can be read again"))
+        return start._play_turn(Turn(reread.player, None, reread.steps))
 
     def _roll_part(self, turn: Turn, do, reasons: list, after_move: bool = False) -> bool:
         text = turn.roll
@@ -465,6 +515,8 @@ class PungoState(State):
     def _apply(self, action: Action) -> PungoState:
         if isinstance(action, Turn):
             return self._play_turn(action)[0]
+        if isinstance(action, Reread):
+            return self._play_reread(action)[0]
         if isinstance(action, Roll):
             dest = self.config.grid.neighbour(self.square, action.direction)
             orientations = rolling.rolled(self.orientations, action.direction)[action.face]

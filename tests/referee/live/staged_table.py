@@ -42,14 +42,6 @@ def stage(game, state, before, rng):
     return stage_pungo(state, rng, zones(game), sloppy=True)
 
 
-def pungo_turn_start(state) -> bool:
-    """Whether a whole Pungo turn starts here (as tests/referee/pungo/conftest.py's ``turn_start``):
-    the camera compares the table before and after whole turns."""
-    if state.config.decision:
-        return state.phase == "move" and state.spent == 0
-    return state.phase == "roll" or (state.phase == "move" and state.spent == 0 and state._is_first_turn())
-
-
 @dataclass(frozen=True)
 class Step:
     line: playthrough.Line

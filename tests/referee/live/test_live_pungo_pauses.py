@@ -1,0 +1,56 @@
+"""Pungo players pause in the middle of a turn: the camera sees a part of it, then the rest.
+
+The recorded Pungo games are played one step per line; here the camera looks after every second
+line (Chaos Pungo: every line), so a look may show a roll and a step, two steps of the same turn, or a turn's last step and
+the next player's roll. The session must follow each game to the recorded end with no violation,
+question or unexplained change, and never read a pause as a whole turn (the cause of session 8's
+"turn whose steps cancel out").
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from live_table import ROOT, ScriptedLayout
+from referee import playthrough
+from referee.games.pungo.actions import Part, Turn
+from referee.log import PlaythroughLog
+from referee.session import Session
+
+GAMES = ROOT / "tests" / "referee" / "pungo" / "playthroughs"
+TROUBLE = {"violation", "question", "unrecognised"}
+
+
+def _states(name: str):
+    recorded = playthrough.load(GAMES / f"{name}.txt")
+    return recorded.game, playthrough.replay(recorded).states
+
+
+# Chaos Pungo is seen every step, not every second one: a throw showing the face already up cannot be
+# seen, and a look that then shows the thrower's step and the next throw reads as one turn under way
+@pytest.mark.parametrize("name, every", [("standard-symmetry", 2), ("decision", 2), ("pyramid-die", 2), ("chaos", 1)])
+def test_a_game_seen_every_second_step_is_followed_to_its_end(name, every, tmp_path):
+    """pungo/move/spend-all: parts of turns are read as the turn going on, and their rests as whole turns."""
+    game, states = _states(name)
+    layout = ScriptedLayout()
+    session = Session(game, states[0], layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    looks = list(range(every, len(states), every)) + [len(states) - 1]
+    events = []
+    for t, index in enumerate(looks):
+        events += session.observe(layout.show(float(t), states[index].view()))
+    assert not TROUBLE & {e.kind for e in events}, [(e.kind, e.payload) for e in events if e.kind in TROUBLE]
+    assert session.state == states[-1] and session.state.is_over() == states[-1].is_over()
+    read = [e.payload["notation"] for e in events if e.kind == "action"]
+    if name != "decision":  # Decision Pungo's roll ends the turn: its parts are steps only
+        assert any(n.startswith("part ") for n in read), read
+
+
+def test_a_roll_and_one_step_are_a_turn_going_on_not_a_turn_whose_steps_cancel(tmp_path):
+    """pungo/move/spend-all: bob rolled 4 and stepped once; a whole turn stepping back and forth to the
+    same table is legal too, but the camera has seen a pause, and the referee waits for the rest."""
+    game, states = _states("standard-symmetry")
+    before, seen = states[1], states[3]  # bob to roll; then his roll W 4 and his step r2c2 W
+    readings = [r.action for r in before.interpret(seen.view()) if r.verdict.legal]
+    assert readings == [Part("bob", "W:4", ("r2c2:1:W",))]
+    assert not any(isinstance(a, Turn) and not isinstance(a, Part) for a in readings)
+    assert before.apply(readings[0]) == seen
