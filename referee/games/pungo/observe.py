@@ -8,8 +8,9 @@ searches the sequences of legal steps that spend exactly the turn's points (a wh
 A pause is never read as a whole turn whose extra steps went back and forth unseen: the next
 player's roll shows that the turn is over, and its rest is then read as steps spending exactly the
 points left; where the steps guessed at the pause cannot lead there (they froze a pyramid the real
-turn did not), the whole turn is read again from its start (a :class:`Reread`). Only where such a
-whole turn would end the game at the pause are both offered (a question).
+turn did not), the whole turn is read again from its start (a :class:`Reread`). Where such a whole
+turn would end the game at the pause, or the players are asked anyway (several parts alike, hiding
+different pyramids in nests), the whole turns are offered beside the parts.
 
 Both searches go depth first, with a memo of positions already tried and a lower bound on the points
 still needed to make every cell look as seen, carrying the pyramids hidden in nests along. Several
@@ -97,10 +98,14 @@ def explain(state, after: View, limit: int = 4) -> Explanation:
     under_way: tuple[Part, ...] = ()
     if start.points == 0:
         paths = [()] if search.matches(start.board) else []
+    elif over:
+        ended = _turn_ended(state, goal, limit)
+        if ended:
+            return Explanation(ended)
+        paths = []
     else:
-        if not over:
-            parts = [Part(player, roll, tuple(_texts(cfg, p))) for p in search.partial(limit)]
-            under_way = tuple(p for p in parts if state.check(p).legal)
+        parts = [Part(player, roll, tuple(_texts(cfg, p))) for p in search.partial(limit)]
+        under_way = tuple(p for p in parts if state.check(p).legal)
         paths = search.exact(limit)
     turns = []
     if paths:
@@ -109,17 +114,38 @@ def explain(state, after: View, limit: int = 4) -> Explanation:
         if cfg.decision and roll is None:  # the points are spent, the roll is still to come
             turns += [Part(player, None, t.steps) for t in turns if t.steps]
     if under_way:
-        # a pause, unless the points spent back and forth unseen would end the game: then ask
-        won = tuple(t for t in turns if state.check(t).legal and state.apply(t).is_over())
-        return Explanation(under_way + won)
+        # a pause; but where the players are asked anyway (the parts hide different pyramids in nests)
+        # or the points spent back and forth unseen would end the game, the whole turns are offered too
+        whole = [t for t in turns if state.check(t).legal]
+        if len(under_way) == 1:
+            whole = [t for t in whole if state.apply(t).is_over()]
+        return Explanation(under_way + tuple(whole))
     if turns:
         return _verdicts(state, turns)
-    if over and state._turn_start is not None:  # the steps guessed at a pause lead nowhere: read it again
-        again = [Reread(player, tuple(_texts(cfg, p))) for p in _Search(state._turn_start, goal).exact(limit)]
-        again = [r for r in again if state.check(r).legal]
-        if again:
-            return Explanation(tuple(again))
+    if cfg.chaos and state.phase == "move" and roll is None:  # a throw showing the face already up is not seen
+        ended = _turn_ended(state, goal, limit)
+        if ended:
+            return Explanation(ended)
     return _diagnose(state, start, search, player, roll)
+
+
+def _turn_ended(state, goal, limit: int) -> tuple[Turn | Reread, ...]:
+    """The turn under way is over (the next player has rolled, or in Chaos Pungo may have thrown
+    the face already up and moved, which nothing else explains): its rest as legal steps spending
+    exactly the points left, ending where the table shows, or failing that where the turn paused
+    (the next player then made the other changes, read next). Where the steps guessed at the pause
+    cannot lead there (they froze a pyramid the turn did not), the whole turn read again from its
+    start."""
+    cfg, player = state.config, state.mover
+    paused = tuple(visible(stack) for stack in state.board)
+    for target in dict.fromkeys((goal, paused)):
+        readings = [Turn(player, None, tuple(_texts(cfg, p))) for p in _Search(state, target).exact(limit)]
+        if not readings and state._turn_start is not None:
+            readings = [Reread(player, tuple(_texts(cfg, p))) for p in _Search(state._turn_start, target).exact(limit)]
+        legal = tuple(r for r in readings if state.check(r).legal)
+        if legal:
+            return legal
+    return ()
 
 
 def _verdicts(state, turns: list[Turn]) -> Explanation:

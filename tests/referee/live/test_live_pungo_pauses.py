@@ -9,10 +9,12 @@ question or unexplained change, and never read a pause as a whole turn (the caus
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from live_table import ROOT, ScriptedLayout
-from referee import playthrough
+from referee import games, playthrough
 from referee.games.pungo.actions import Part, Turn
 from referee.log import PlaythroughLog
 from referee.session import Session
@@ -54,3 +56,48 @@ def test_a_roll_and_one_step_are_a_turn_going_on_not_a_turn_whose_steps_cancel(t
     assert readings == [Part("bob", "W:4", ("r2c2:1:W",))]
     assert not any(isinstance(a, Turn) and not isinstance(a, Part) for a in readings)
     assert before.apply(readings[0]) == seen
+
+
+def _whole_turn(state, rng):
+    """One whole turn of random legal actions (a random turn may spend points going back and forth)."""
+    seat = state.seat
+    while not state.is_over():
+        state = state.apply(rng.choice(state.legal_actions()))
+        if state.phase == "roll" and state.seat != seat or state.is_over():
+            break
+    return state
+
+
+# not Chaos Pungo: there a throw showing the face already up is not seen, and after a turn read as a
+# pause the next player's steps may read as the rest of that turn (the note of session 9 says more)
+@pytest.mark.parametrize("options", [{}, {"points": "averaging"}, {"colours": 3}, {"arena": "4x3"}])
+def test_random_games_seen_only_between_turns_are_followed(options, tmp_path):
+    """pungo/move/spend-all: a random turn that went back and forth looks like a pause; the next
+    turn seen shows it was over, and the referee reads its end, then the next turn."""
+    game = games.get("pungo", players=["ann", "bob"], options=options)
+    paused = 0
+    for seed in range(6):
+        rng, state = random.Random(seed), game.new_state()
+        layout = ScriptedLayout()
+        session = Session(game, state, layout, PlaythroughLog.create(tmp_path / f"{seed}.sqlite"))
+        for t in range(40):
+            if state.is_over():
+                break
+            turn_before, state = state, _whole_turn(state, rng)
+            if state.view() == session.state.view():
+                continue  # a Chaos throw showing the face already up, and nothing else: nothing to see
+            events = session.observe(layout.show(float(t), state.view()))
+            if session.pending is not None and session.pending.kind == "question":
+                # a small stepped into a small from one side or another: the table cannot say, the
+                # players answer (only such questions: every reading looks alike, one is what they did,
+                # this turn, or the end of the last one read as a pause)
+                readings = [c.reading.action for c in session.pending.candidates]
+                results = [session.state.apply(a) for a in readings]
+                assert len({r.view() for r in results}) == 1, readings
+                reaching = [k for k, r in enumerate(results) if r in (state, turn_before)]
+                assert len(reaching) == 1, (seed, t, readings)
+                events = [e for e in events if e.kind != "question"] + session.choose(reaching[0])
+            assert not TROUBLE & {e.kind for e in events}, (seed, t, [(e.kind, e.payload) for e in events])
+            paused += session.state != state
+        assert session.state == state or session.state.view() == state.view(), seed
+    assert paused  # some turns were read as pauses and ended by the next turn seen
