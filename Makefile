@@ -6,13 +6,15 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
+JOBS   ?= 2
 
-.PHONY: test demo bench models clean help
+.PHONY: test demo bench trials models clean help
 
 help:
 	@echo "make demo    open the dashboard on the built-in demo table (no camera needed)"
 	@echo "make test    run the whole test suite"
 	@echo "make bench   run the benchmarks and write bench/results.json"
+	@echo "make trials  referee 20 seeded random games of each game through real vision (hours; JOBS=16 on 16 cores)"
 	@echo "make models  rebuild the ONNX models from their training recipes (installs torch, CPU build)"
 	@echo "make clean   remove the virtual environment and caches"
 
@@ -39,6 +41,9 @@ demo: $(VENV)/.stamp-runtime
 
 bench: $(VENV)/.stamp-test
 	$(BIN)/python -m bench.run --output bench/results.json
+
+trials: $(VENV)/.stamp-test
+	$(BIN)/python -m bench.trials --jobs $(JOBS) --out bench/trials.json
 
 models: $(VENV)/.stamp-train
 	$(BIN)/python -m models.build

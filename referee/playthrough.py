@@ -20,6 +20,7 @@ the end the outcome is exactly the ``@expect`` line's.
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -163,6 +164,20 @@ def write(game: Game, actions: list, setup: object = None, comments: tuple[str, 
     if expect and outcome is not None:
         head.append(f"@expect winners={','.join(outcome.winners) or '-'} rule={outcome.rule} text={outcome.text}")
     return "\n".join(head) + "\n"
+
+
+def random_playthrough(game: Game, setup: object = None, seed: int = 0, max_actions: int = 400) -> Playthrough:
+    """A seeded random game from ``setup``, written and read back as a playthrough: every action
+    chosen uniformly among the legal ones (chance outcomes too), until the game ends or
+    ``max_actions`` have been played (then it has no ``@expect``)."""
+    rng = random.Random(seed)
+    state, actions = game.new_state(setup), []
+    while not state.is_over() and len(actions) < max_actions:
+        action = rng.choice(list(state.legal_actions()))
+        actions.append(action)
+        state = state.apply(action)
+    text = write(game, actions, setup, comments=(f"a random game, seed {seed}",))
+    return parse(text, f"<random {game.type.name} game, seed {seed}>")
 
 
 def _game(line: str, where: str) -> Game:

@@ -185,13 +185,14 @@ class DemoRunner(threading.Thread):
 
 
 def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(1280, 720),
-               simulated: bool = False) -> DemoRunner:
+               simulated: bool = False, source: DemoSource | None = None) -> DemoRunner:
     """Start a dashboard game for ``demo:<game_name>`` in ``app`` and the runner that plays it.
     ``simulated`` replaces recognition by the renderer's ground truth (the referee and the
-    dashboard are then shown at work whatever the models' accuracy)."""
+    dashboard are then shown at work whatever the models' accuracy). ``source`` plays another
+    game than the built-in one (:mod:`bench.trials`: seeded random games)."""
     from webui.live_games import Seating
 
-    source = DemoSource(game_name, size=size, fps=10.0)
+    source = source or DemoSource(game_name, size=size, fps=10.0)
     game = source.demo.recorded.game
     mat = mat_of(game)
     if simulated:

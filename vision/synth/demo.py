@@ -64,8 +64,10 @@ class DemoGame:
 
 
 def demo_game(game: str, seed: int = 0, size: tuple[int, int] = (1280, 720), fps: float = 10.0,
-              hold_s: float = 1.0, reach_s: float = 1.5) -> DemoGame:
-    recorded = demo_playthrough(game)
+              hold_s: float = 1.0, reach_s: float = 1.5,
+              recorded: recorded_games.Playthrough | None = None) -> DemoGame:
+    """``game``'s built-in scripted game (or ``recorded``, another game of it) staged as a video."""
+    recorded = recorded or demo_playthrough(game)
     seq, shots = sequence(recorded, seed=seed, size=size, fps=fps, hold_s=hold_s, reach_s=reach_s)
     return DemoGame(game, recorded, shots, seq)
 
@@ -88,8 +90,9 @@ class DemoSource:
     (or starts over with ``loop``)."""
 
     def __init__(self, game: str, seed: int = 0, size: tuple[int, int] = (1280, 720), fps: float = 10.0,
-                 loop: bool = False, hold_s: float = 1.0, reach_s: float = 1.5) -> None:
-        self.demo = demo_game(game, seed=seed, size=size, fps=fps, hold_s=hold_s, reach_s=reach_s)
+                 loop: bool = False, hold_s: float = 1.0, reach_s: float = 1.5,
+                 recorded: recorded_games.Playthrough | None = None) -> None:
+        self.demo = demo_game(game, seed=seed, size=size, fps=fps, hold_s=hold_s, reach_s=reach_s, recorded=recorded)
         self.description = f"demo table playing {game} ({self.demo.frames} frames, {self.demo.duration_s:.0f} s)"
         self.frame_interval = 1.0 / fps
         self.loop = loop

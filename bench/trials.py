@@ -1,0 +1,203 @@
+"""Seeded random games refereed through the whole pipeline: does the referee follow them?
+
+Issue #11 asks that rendered playthroughs, with hands passing over the table and camera noise,
+be refereed with no false violation, at least 20 seeded games per game. A *trial* here is one
+such game:
+
+1. a random game of the demo's game, from the demo's setup and players
+   (:func:`referee.playthrough.random_playthrough`, cut after ``--shots`` tables);
+2. staged as a video with hands reaching in for every change (:mod:`vision.synth.script`);
+3. played frame by frame into a dashboard game by the demo runner (:mod:`webui.demo`), read by
+   real vision (the card and piece models) or simulated vision (the renderer's truth), the
+   players saying what the camera cannot see and answering the questions only they can.
+
+A random game makes no illegal move, so every violation is a false one. A trial is *followed*
+when every state the session reached is one the game reached, in order, and it ends at the
+game's last state. Trials run in parallel processes (``--jobs``); each takes minutes with real
+vision, so they are not part of ``make bench``: ``make trials`` runs them.
+
+    python -m bench.trials --games pouches,pungo --seeds 0-19 --vision real --jobs 2 --out trials.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+GAMES = ("pouches", "mongoose", "deck-town", "pungo")
+HOLD_S, REACH_S = 0.8, 1.2  # a table held still, a hand reaching in: shorter than the demo's, as players are
+
+
+@dataclass(frozen=True)
+class Trial:
+    game: str
+    seed: int
+    vision: str
+    every: int
+    shots: int  # tables the game shows (the random game cut to about ``--shots``)
+    over: bool  # whether the random game ended within them
+    followed: bool
+    moves: int  # moves the session accepted
+    script: int  # the game's legal moves
+    violations: int  # all false: a random game breaks no rule
+    questions: int
+    unrecognised: int
+    answered: int  # questions the players answered
+    refused: int  # players' entries the referee never took
+    frames_read: int
+    seconds: float
+    error: str | None = None
+    first_trouble: str | None = None  # the first violation or unexplained change, in words
+
+
+def run_trial(game: str, seed: int, vision: str = "real", every: int = 2, shots: int = 60,
+              size: tuple[int, int] = (1280, 720)) -> Trial:
+    """Play one seeded random game of ``game`` through the pipeline and say how the referee did."""
+    import cv2
+
+    from referee.playthrough import random_playthrough, replay
+    from vision.synth.demo import DemoSource, demo_playthrough
+    from vision.synth.script import shots as tables_of
+    from webui import create_app
+    from webui.demo import start_demo
+
+    cv2.setNumThreads(1)
+    demo = demo_playthrough(game)
+    recorded = _cut(random_playthrough(demo.game, demo.setup, seed), shots, tables_of)
+    states = replay(recorded).states
+    source = DemoSource(game, seed=seed, size=size, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S, recorded=recorded)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as instance:
+        app = create_app({"TESTING": True}, instance_path=instance)
+        try:
+            runner = start_demo(app, game, paced=False, every=every, simulated=vision == "simulated", source=source)
+            runner.join()
+            progress, session = runner.progress, runner.live.session
+            reached = [states[0]]
+            for move in session.moves:
+                reached.append(reached[-1].apply(demo.game.actions.parse(move)))
+            played = iter(states)
+            followed = all(any(s == p for p in played) for s in reached) and session.state == states[-1]
+            kinds = Counter(e.kind for e in progress.events)
+            trouble = next((e for e in progress.events if e.kind in ("violation", "unrecognised")), None)
+            return Trial(game, seed, vision, every, len(source.demo.shots), states[-1].is_over(), followed,
+                         len(session.moves), len(states) - 1, kinds["violation"], kinds["question"],
+                         kinds["unrecognised"], len(progress.answered), len(progress.refused),
+                         progress.frames_read, round(time.monotonic() - started, 1), progress.error,
+                         _trouble_text(trouble))
+        finally:
+            app.extensions["tableside.games"].close()
+
+
+def _cut(recorded, shots: int, tables_of):
+    """``recorded`` cut after the line that makes its ``shots``-th table (the whole game if shorter)."""
+    from dataclasses import replace
+
+    tables = tables_of(recorded)
+    if len(tables) <= shots:
+        return recorded
+    last = tables[shots - 1].lines[-1]
+    lines = recorded.lines[:recorded.lines.index(last) + 1]
+    return replace(recorded, lines=lines, expected=None)
+
+
+def _trouble_text(event) -> str | None:
+    if event is None:
+        return None
+    payload = event.payload
+    readings = [r["notation"] for r in payload.get("readings", [])][:3]
+    changes = [f"{c['place']}: {c['before']} -> {c['after']}" for c in payload.get("changes", [])][:4]
+    return f"{event.kind} at t={event.snapshot_t}: readings {readings}; changes {changes}"
+
+
+def _one(args) -> dict:
+    game, seed, vision, every, shots, size = args
+    try:
+        return asdict(run_trial(game, seed, vision, every, shots, size))
+    except Exception as exc:  # one broken trial is reported, the others go on
+        return {"game": game, "seed": seed, "vision": vision, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def summary(trials: list[dict]) -> dict[str, dict]:
+    """Per game: trials, followed, false violations, questions, unrecognised changes, minutes."""
+    out: dict[str, dict] = {}
+    for t in trials:
+        s = out.setdefault(t["game"], Counter())
+        s["trials"] += 1
+        s["followed"] += bool(t.get("followed"))
+        s["with_false_violation"] += bool(t.get("violations"))
+        s["false_violations"] += t.get("violations", 0)
+        s["questions"] += t.get("questions", 0)
+        s["unrecognised"] += t.get("unrecognised", 0)
+        s["errors"] += t.get("error") is not None
+        s["seconds"] += t.get("seconds", 0.0)
+    return {game: dict(s) for game, s in out.items()}
+
+
+def _seeds(text: str) -> list[int]:
+    try:
+        if "-" in text:
+            first, last = (int(x) for x in text.split("-"))
+            return list(range(first, last + 1))
+        return [int(x) for x in text.split(",")]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"seeds are 0-19 or 3,5,8; got {text!r}") from None
+
+
+def _games(text: str) -> list[str]:
+    names = [g.strip() for g in text.split(",") if g.strip()]
+    unknown = [g for g in names if g not in GAMES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"games are some of {', '.join(GAMES)}; got {text!r}")
+    return names
+
+
+def _size(text: str) -> tuple[int, int]:
+    try:
+        w, h = (int(x) for x in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a size is WIDTHxHEIGHT, like 1280x720; got {text!r}") from None
+    return w, h
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.trials", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=_games, default=list(GAMES), help="comma-separated (default: all four)")
+    parser.add_argument("--seeds", type=_seeds, default=list(range(20)), help="0-19 (default) or 3,5,8")
+    parser.add_argument("--vision", choices=("real", "simulated"), default="real")
+    parser.add_argument("--every", type=int, default=2, help="read every Nth frame (default 2, as make demo)")
+    parser.add_argument("--shots", type=int, default=60, help="cut each random game after this many tables")
+    parser.add_argument("--size", type=_size, default=(1280, 720))
+    parser.add_argument("--jobs", type=int, default=1, help="trials run at once, one process each")
+    parser.add_argument("--out", type=Path, help="write every trial and the summary here as JSON")
+    args = parser.parse_args(argv)
+    work = [(g, s, args.vision, args.every, args.shots, args.size) for g in args.games for s in args.seeds]
+    print(f"{len(work)} trials ({args.vision} vision), {args.jobs} at a time", flush=True)
+    trials = []
+    with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
+        for n, t in enumerate(pool.imap_unordered(_one, work), start=1):
+            trials.append(t)
+            state = "error: " + t["error"] if t.get("error") and "followed" not in t else (
+                "followed" if t.get("followed") else "LOST") + (
+                f", {t['violations']} false violation(s)" if t.get("violations") else "")
+            print(f"[{n}/{len(work)}] {t['game']} seed {t['seed']}: {state}"
+                  + (f" ({t['seconds']:.0f} s)" if "seconds" in t else ""), flush=True)
+            if t.get("first_trouble"):
+                print(f"    {t['first_trouble']}", flush=True)
+    trials.sort(key=lambda t: (t["game"], t["seed"]))
+    result = {"summary": summary(trials), "trials": trials}
+    print(json.dumps(result["summary"], indent=1))
+    if args.out:
+        args.out.write_text(json.dumps(result, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
