@@ -277,64 +277,43 @@ class _Search:
 
     def exact(self, limit: int) -> list[tuple[Step, ...]]:
         """Paths spending exactly the turn's remaining points, one per distinct final board (up to ``limit``)."""
-        found: dict[Board, tuple[Step, ...]] = {}
-        seen: set = set()
-        mover, allowed, path = self.mover, self.allowed, []
-
-        def walk(board: Board, frozen: Frozen, left: int, total: int) -> bool:
-            if left == 0:
-                if total == 0 and board not in found:
-                    found[board] = tuple(path)
-                    return len(found) >= limit
-                return False
-            key = (board, frozen, left)
-            if key in seen or total > 2 * left:
-                return False
-            seen.add(key)
-            for step in mover.steps(board, frozen, left, allowed):
-                child, child_frozen = mover.apply(board, frozen, step)
-                path.append(step)
-                done = walk(child, child_frozen, left - step.cost, self.child_sum(total, board, child, step))
-                path.pop()
-                if done:
-                    return True
-            return False
-
-        start = self.start
-        walk(start.board, start.frozen, start.remaining, self.bound_sum(start.board))
-        return list(found.values())
+        mover, allowed = self.mover, self.allowed
+        return self._paths(self.start.remaining, limit, lambda board, frozen, left: mover.steps(board, frozen, left,
+                                                                                                  allowed), whole=True)
 
     def partial(self, limit: int) -> list[tuple[Step, ...]]:
         """Paths of legal steps after which the board looks as seen, spending the fewest points that do,
-        fewer than the turn's remaining points; one per distinct final board (up to ``limit``)."""
-        start = self.start
-        for budget in range(start.remaining):
-            found = self._spending(budget, limit)
+        fewer than the turn's remaining points; one per distinct board and frozen set (up to ``limit``)."""
+        mover, allowed, points = self.mover, self.allowed, self.start.remaining
+        for budget in range(points):
+            def steps(board, frozen, left, budget=budget):  # each keeps the turn's rest spendable
+                return (s for s in mover.legal_steps(board, frozen, points - budget + left, allowed) if s.cost <= left)
+            found = self._paths(budget, limit, steps, whole=False)
             if found:
                 return found
         return []
 
-    def _spending(self, budget: int, limit: int) -> list[tuple[Step, ...]]:
-        """Paths costing exactly ``budget`` points, each step keeping the turn's rest spendable; one per
-        distinct board and frozen set (the turn goes on, so what may still move matters)."""
-        found: dict[tuple[Board, Frozen], tuple[Step, ...]] = {}
+    def _paths(self, budget: int, limit: int, steps, whole: bool) -> list[tuple[Step, ...]]:
+        """Depth first, the paths of ``steps(board, frozen, points left)`` costing exactly ``budget``
+        after which the board looks as seen: one per final board, or, for a part of a turn (not
+        ``whole``), per board and frozen set, since what may still move matters."""
+        found: dict = {}
         seen: set = set()
-        mover, allowed, path, points = self.mover, self.allowed, [], self.start.remaining
+        path: list[Step] = []
 
         def walk(board: Board, frozen: Frozen, left: int, total: int) -> bool:
             if left == 0:
-                if total == 0 and (board, frozen) not in found:
-                    found[board, frozen] = tuple(path)
+                end = board if whole else (board, frozen)
+                if total == 0 and end not in found:
+                    found[end] = tuple(path)
                     return len(found) >= limit
                 return False
             key = (board, frozen, left)
             if key in seen or total > 2 * left:
                 return False
             seen.add(key)
-            for step in mover.legal_steps(board, frozen, points - budget + left, allowed):
-                if step.cost > left:
-                    continue
-                child, child_frozen = mover.apply(board, frozen, step)
+            for step in steps(board, frozen, left):
+                child, child_frozen = self.mover.apply(board, frozen, step)
                 path.append(step)
                 done = walk(child, child_frozen, left - step.cost, self.child_sum(total, board, child, step))
                 path.pop()
@@ -342,7 +321,8 @@ class _Search:
                     return True
             return False
 
-        walk(self.start.board, self.start.frozen, budget, self.bound_sum(self.start.board))
+        start = self.start
+        walk(start.board, start.frozen, budget, self.bound_sum(start.board))
         return list(found.values())
 
     def cheapest(self, cap: int) -> tuple[int, tuple[Step, ...]] | None:

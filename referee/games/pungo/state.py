@@ -376,13 +376,9 @@ class PungoState(State):
         """Play a bundled turn (or the :class:`Part` of one) action by action; the state after it and the verdict."""
         if isinstance(turn, Part):
             return self._play_part(turn)
-        if turn.player != self.mover:
-            return None, Verdict.illegal(self.reason("pungo/turn/order", f"it is {self.mover}'s turn, "
-                                                     f"not {turn.player}'s"))
-        try:
-            steps = turn.step_actions()
-        except ActionParseError as exc:
-            return None, Verdict.illegal(self.reason("pungo/move/unit", str(exc)))
+        steps, refused = self._turn_steps(turn)
+        if refused is not None:
+            return None, refused
         state, reasons = self, []
 
         def do(action: Action) -> bool:
@@ -432,16 +428,21 @@ class PungoState(State):
                                                      else "pungo/turn/order", why))
         return state, Verdict.ok(self.reason("pungo/turn/order", f"{turn.player}'s turn is explained"))
 
+    def _turn_steps(self, turn: Turn) -> tuple[tuple[Step, ...], Verdict | None]:
+        """A bundled turn's steps, or the verdict refusing it: not the mover's, or a step unreadable."""
+        if turn.player != self.mover:
+            return (), Verdict.illegal(self.reason("pungo/turn/order", f"it is {self.mover}'s turn, not {turn.player}'s"))
+        try:
+            return turn.step_actions(), None
+        except ActionParseError as exc:
+            return (), Verdict.illegal(self.reason("pungo/move/unit", str(exc)))
+
     def _play_part(self, part: Part) -> tuple[PungoState | None, Verdict]:
         """The part of a turn seen so far: legal when every action in it is, and the same player is still
         to act after it (points left to spend; Decision Pungo: or the roll to make)."""
-        if part.player != self.mover:
-            return None, Verdict.illegal(self.reason("pungo/turn/order", f"it is {self.mover}'s turn, "
-                                                     f"not {part.player}'s"))
-        try:
-            steps = part.step_actions()
-        except ActionParseError as exc:
-            return None, Verdict.illegal(self.reason("pungo/move/unit", str(exc)))
+        steps, refused = self._turn_steps(part)
+        if refused is not None:
+            return None, refused
         actions: list[Action] = list(steps)
         if part.roll is not None:
             if self.phase != "roll" or self.config.decision:
