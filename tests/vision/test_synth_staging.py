@@ -193,3 +193,23 @@ def test_a_deck_town_hand_lies_face_down_side_by_side_and_the_camera_counts_ever
         assert sum(np.hypot(*np.subtract(b.centre_mm, card.center_mm)) < 15 for b in backs) == 1, card.center_mm
     for back in backs:  # and nothing else but a face-up card's outline (the reader tells those by their index)
         assert any(np.hypot(*np.subtract(back.centre_mm, c.center_mm)) < 15 for c in cards), back
+
+
+def test_a_deck_town_supply_keeps_each_pyramid_in_its_slot_while_others_are_taken():
+    # players keep a supply in rows by size and take a pyramid off a row's end: the others stay where they lay
+    # (the demo laid the whole supply out again after every move before 2026-11-23, so every piece behind the one
+    # taken moved, and a medium came to stand against a large)
+    game, states = _states(ROOT / "tests/referee/deck_town/playthroughs/three-fours.txt")
+    stager = Stager(game, states, seed=0, size=(1280, 720))
+    supplies = []
+    for state in states:  # the pyramids standing on no card (a card is 89 mm long: 50 mm from its centre is off it)
+        table = stager.table(state)
+        cards = [(c.x, c.y) for c in table.cards if c.face_up]
+        supplies.append({(p.x, p.y, p.stack) for p in table.pyramids
+                         if all(np.hypot(p.x - x, p.y - y) > 50.0 for x, y in cards)})
+    shrank = 0
+    for before, after in zip(supplies, supplies[1:]):
+        if len(after) < len(before):
+            shrank += 1
+            assert after <= before, "a pyramid that stayed in the supply moved"
+    assert shrank >= 2

@@ -113,13 +113,16 @@ class Foreground:
         cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
         return (x0 + px, y0 + py, x0 + px + pw, y0 + py + ph), part
 
-    def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
+    def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12,
+                     hues: int = 1) -> list:
         """The parts of a blob (``blob_mask`` 0/1 over ``box``) whose hue stands out from the table's: a
         coloured piece that merged with something grey (a mat's marker, a card's border, the paper's edge)
         comes apart from it. Each part is (box, mask) like the blob; none when nothing in it is coloured."""
         x0, y0, x1, y1 = box
         d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
         coloured = ((np.hypot(d[..., 0], d[..., 1]) > CHROMA_BAR) & (blob_mask > 0)).astype(np.uint8)
+        if hues > 1:
+            coloured = _split_by_hue(self.lab[y0:y1, x0:x1, 1:], coloured, hues)
         coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
         parts, hues = [], []
@@ -140,6 +143,36 @@ class Foreground:
                  if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
         return [parts[k] for k in alone]
 
+
+
+def _colour_groups(colours: np.ndarray, inside: np.ndarray, groups: int) -> np.ndarray | None:
+    """The pixels ``inside`` (bool) grouped by ``colours`` (h x w x channels) into ``groups`` colours (k-means,
+    seeded), groups less than ``CHROMA_BAR`` apart taken as one: a label per pixel (-1 outside), with the pixels
+    where two groups meet cleared to -1. None when there are too few pixels."""
+    if inside.sum() < 2 * groups:
+        return None
+    cv2.setRNGSeed(groups)
+    criteria = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, found, centres = cv2.kmeans(colours[inside].astype(np.float32), groups, None, criteria, 3,
+                                   cv2.KMEANS_PP_CENTERS)
+    # groups closer than CHROMA_BAR are one colour: each takes the lowest label of its kind
+    same = [min(j for j in range(groups) if np.linalg.norm(centres[i] - centres[j]) < CHROMA_BAR)
+            for i in range(groups)]
+    label = np.full(inside.shape, -1, np.float32)  # outside: lower than any group, for the largest round
+    label[inside] = np.array(same, np.float32)[found.ravel()]
+    square = np.ones((3, 3), np.uint8)
+    # (a pixel is on an edge when the largest and the smallest group round it differ; outside counts for neither)
+    edge = cv2.dilate(label, square) != cv2.erode(np.where(inside, label, groups).astype(np.float32), square)
+    label[edge] = -1
+    return label
+
+
+def _split_by_hue(ab: np.ndarray, coloured: np.ndarray, hues: int) -> np.ndarray:
+    """``coloured`` (0/1) without the pixels where two of its ``hues`` colours meet: its pixels grouped by their
+    (a, b) (:func:`_colour_groups`), so that a yellow pyramid standing on a card's teal print comes apart from the
+    print it touches."""
+    label = _colour_groups(ab, coloured > 0, hues)
+    return coloured if label is None else (label >= 0).astype(np.uint8)
 
 
 def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, threshold):

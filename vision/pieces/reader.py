@@ -8,11 +8,14 @@ and where its base is. Then the kind's own reader names it: colour bands for a p
 which also finds a die the foreground missed by its pips), the registry for a token
 (:mod:`vision.pieces.tokens`). A blob no piece fits well is split into its coloured parts
 (:meth:`Foreground.colour_parts`: a red token that merged with a black marker beside it), and each
-part is read alone; in a game with pyramids, a blob that still yields nothing is cut at the gaps between
+part is read alone; in a game with pyramids, then into parts of each hue (a pyramid on a card's print of
+other colours), and a blob that still yields nothing is cut at the gaps between
 packed pieces (:meth:`Foreground.packed_parts`: a supply of pyramids beside the board), and each part
 that an outline covers well is read (:mod:`vision.pieces.packs`: the pack's lost middle, pieces touching
 with no gap, card piles that come apart like packs); what still fits nothing is left out: a card's print,
-a shadow.
+a shadow. Blobs of one saturated colour close together are one pack from the start
+(:func:`packs.pack_blobs_joined`: the foreground can cut a supply's middle piece in two). A stack read with a
+colour the game has not is no reading, and two pyramid sightings at one spot are one piece, the surer.
 When the game has fewer dice than were found, the best matching faces are its dice and the other
 candidates are read again as pyramids (a pyramid's printed pips can look like a face). Where the
 game's variant lays pyramids on their sides, a blob no standing pyramid fits well is also fitted
@@ -57,6 +60,7 @@ PACK_COVER = 0.15
 # model card)
 PACK_CHROMA = 26.0
 VALLEY_COVER = 0.7
+HUES = 3  # a blob nothing fits is also taken apart into parts of this many hues (a pyramid, and a card's print)
 CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when pieces fit this share of it
 # clusters with no edge between them are pieces only when each fits a piece this closely: pieces touching along a
 # face with print of their own show no stronger edge between them (session 7, on the Deck Town demo)
@@ -78,6 +82,9 @@ MAX_PIP_STARTS = 2  # a die found by its pips is also looked for round this many
 # searches of the bench's piece tables and Pungo games and of the Pungo demo: the middle matched 0.88 or more, or
 # 0.54 or less, and the extra starts never changed the face read
 CLEAR_FACE = 0.8
+# two pyramid sightings closer than this share of a small pyramid's base are one piece read twice (2026-11-23,
+# session 9: the Deck Town demo's frames read a supply's small twice, 0 mm apart)
+SAME_SPOT = 0.5
 MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
 # a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
 COLOUR_GATE = 0.8
@@ -125,6 +132,18 @@ def _one_each(tokens) -> tuple:
     return tuple(t for t in tokens if surest[t.label] is t)
 
 
+def _one_per_spot(pyramids: list[PyramidSighting]) -> tuple[PyramidSighting, ...]:
+    """One sighting per spot, the surest: two pyramids' bases cannot lie closer than ``SAME_SPOT`` of a small
+    one's (one on another is one stack, read as one sighting), so a second sighting there read the same piece
+    again (a blob beside a pack, left out of it as too pale, holding a piece the pack's cut also read)."""
+    reach = SAME_SPOT * Size.SMALL.base_mm
+    kept: list[PyramidSighting] = []
+    for p in sorted(pyramids, key=lambda p: -p.confidence):
+        if all(np.hypot(p.center_mm[0] - q.center_mm[0], p.center_mm[1] - q.center_mm[1]) >= reach for q in kept):
+            kept.append(p)
+    return tuple(p for p in pyramids if any(p is q for q in kept))
+
+
 def markers_print_mm(layout, margin_mm: float = 2.0) -> list[np.ndarray]:
     """The squares of a mat's markers (a :class:`calibration.mats.MatLayout`), ``margin_mm`` wider for the
     blur: print that lies flat, for ``PieceReader(flat_print_mm=...)``."""
@@ -160,6 +179,7 @@ class PieceReader:
         self.flat_print_mm = [np.asarray(p, np.float64).reshape(-1, 2) for p in flat_print_mm]
         self.lying_in_play = lying_in_play
         self.pyramid_colours = pyramid_colours
+        self._fits_seen: dict = {}  # (box, mask, may_be_die) -> _fit_blob's answer, while a frame is read
 
     def read(self, image: np.ndarray) -> PiecesReading:
         if image is None or image.ndim != 3 or image.shape[2] != 3:
@@ -185,6 +205,7 @@ class PieceReader:
         mask = fg.mask & keep
         out = PiecesReading([], [], [], [])
         self._die_candidates = []  # (pattern match, sighting, blob or None): the dice found, best kept at the end
+        self._fits_seen = {}  # (box, mask, may_be_die) -> _fit_blob's answer, for this frame
         self._read_blobs(image, fg, mask, out)
         self._tokens_by_colour(fg, out)
         if self.dice_in_play != 0:
@@ -198,13 +219,21 @@ class PieceReader:
                 if blob is not None:
                     self._read_blob(image, fg, blob, out, may_be_die=False)
         self._grey_frame = None
-        pyramids = [p for p in out.pyramids if self.pyramid_colours is None
-                    or all(q.colour in self.pyramid_colours for q in p.stack)]
-        return PiecesReading(tuple(pyramids), tuple(out.dice), _one_each(out.tokens), out.bands)
+        self._fits_seen = {}
+        pyramids = [p for p in out.pyramids if self._in_play(p)]
+        return PiecesReading(_one_per_spot(pyramids), tuple(out.dice), _one_each(out.tokens), out.bands)
+
+    def _in_play(self, sighting: PyramidSighting) -> bool:
+        """Whether every pyramid of ``sighting``'s stack has a colour the game's pyramids come in."""
+        return self.pyramid_colours is None or all(q.colour in self.pyramid_colours for q in sighting.stack)
 
     def _read_blobs(self, image: np.ndarray, fg: Foreground, mask: np.ndarray, out: PiecesReading) -> None:
         """Read every blob of ``mask`` (0/255 over the small frame) into ``out``."""
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        if self.pyramids_in_play:  # a pack the foreground cut in its middle is read whole
+            gap = max(1, round(packs.JOIN_GAP_MM * self._piece_px(mask) / Size.LARGE.height_mm))
+            n, labels, stats = packs.pack_blobs_joined(fg, mask, PACK_CHROMA, gap)
+        else:
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
         tiny = self._tiny_area(mask)
         for i in range(1, n):
             x0, y0, bw, bh, area = stats[i]
@@ -221,6 +250,13 @@ class PieceReader:
                 if len(parts) > 1 or (parts and parts[0][1].sum() < 0.8 * blob.area):
                     for part in parts:
                         self._read_blob(image, fg, Blob(*part), out)
+                if self.pyramids_in_play and out.count == before:
+                    # a pyramid standing on a card's print touches print of other colours: the blob's parts of
+                    # each hue (HUES of them) are read on their own
+                    parts = fg.colour_parts(blob.box, blob.mask, hues=HUES)
+                    if len(parts) > 1 or (parts and parts[0][1].sum() < 0.8 * blob.area):
+                        for part in parts:
+                            self._read_blob(image, fg, Blob(*part), out)
                 if self.pyramids_in_play and out.count == before:
                     # still nothing: pyramids of one colour packed close (a supply) come apart at the gaps (the
                     # games without pyramids have no supplies, and their card backs' print would come apart too)
@@ -310,6 +346,7 @@ class PieceReader:
         cluster fits a piece at ``CLUSTER_SURE``."""
         at = self.view.to_table(part.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
+        best = None
         for k in range(2, min(packs.MAX_CLUSTERS, int(part.area / max(smallest, 1.0))) + 1):
             cut = packs.clusters(part, k)
             # a cut across print, not between pieces; in a pack coloured all over (``without_edge``) it stands when
@@ -323,12 +360,61 @@ class PieceReader:
                 continue
             found = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False, min_iou=bar))
                      for cluster in cut]
-            if sum(cluster.area for cluster, reading in found if reading.count) >= CLUSTERS_READ * part.area:
-                merged = PiecesReading([], [], [], [])
-                for _, reading in found:
-                    merged.take(reading)  # (no dice: the clusters were read as anything but a die)
-                return merged
-        return None
+            read = [cluster for cluster, reading in found if reading.count]
+            if sum(cluster.area for cluster in read) >= CLUSTERS_READ * part.area:
+                # of the numbers of clusters that read, the one whose pieces fit closest: three mediums touching
+                # in a column also come apart into two clusters that each fit a large, less closely
+                fit = sum(c.area * self._fit_blob(c, False)[0][0] for c in read) / part.area
+                if best is None or fit > best[0]:
+                    best = (fit, cut, bar, found)
+        if best is None:
+            return None
+        fit, cut, bar, found = best
+        recut = self._clusters_refitted(part, cut)
+        if recut is not None:
+            again = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False, min_iou=bar))
+                     for cluster in recut]
+            read = [cluster for cluster, reading in again if reading.count]
+            if sum(cluster.area for cluster in read) >= CLUSTERS_READ * part.area and \
+                    sum(c.area * self._fit_blob(c, False)[0][0] for c in read) / part.area > fit:
+                found = again
+        merged = PiecesReading([], [], [], [])
+        for _, reading in found:
+            merged.take(reading)  # (no dice: the clusters were read as anything but a die)
+        return merged
+
+    def _clusters_refitted(self, part: Blob, cut: list[Blob]) -> list[Blob] | None:
+        """``cut`` (clusters of ``part``) drawn again from the pieces fitted to them: each pixel of ``part`` goes
+        to the fitted outline that covers it, of those that do the nearest the camera (it hides the ones behind),
+        and to its own cluster where none does. k-means cuts a part into clusters of about one size, so a medium
+        beside a large takes some of the large and fits a large itself; the outlines follow the pieces. None when
+        a cluster fits nothing."""
+        fits = []
+        for cluster in cut:
+            found = self._fit_blob(cluster, False)
+            if not found:
+                return None
+            fits.append(found[0][3])
+        x0, y0, x1, y1 = part.box
+        owner = np.full(part.mask.shape, -1, np.int32)
+        for k, cluster in enumerate(cut):
+            cx0, cy0, cx1, cy1 = cluster.box
+            owner[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0][cluster.mask > 0] = k
+        camera = self.camera.centre_mm[:2]
+        nearest = np.full(part.mask.shape, np.inf)  # how far from the camera the piece owning each pixel stands
+        for k, f in enumerate(fits):
+            distance = float(np.hypot(f.x - camera[0], f.y - camera[1]))
+            take = (outline_mask(f.outline_px, part.box) > 0) & (distance < nearest)
+            owner[take], nearest[take] = k, distance
+        out = []
+        for k in range(len(cut)):
+            mask = ((owner == k) & (part.mask > 0)).astype(np.uint8)
+            ys, xs = np.nonzero(mask)
+            if len(xs) < packs.SLIVER:
+                return None
+            box = (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
+            out.append(Blob(box, mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
+        return out
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         if getattr(self, "_grey_frame", None) is None:
@@ -486,7 +572,14 @@ class PieceReader:
 
     def _fit_blob(self, blob: Blob, may_be_die: bool) -> list[tuple[float, str, object, Fit]] | None:
         """Every piece's outline fitted to ``blob``, as (score, kind, what, fit), best first; None when the blob is
-        too small or too large for any piece."""
+        too small or too large for any piece. (Kept for the frame: a pack's clusters are fitted again when the
+        reader compares cuts.)"""
+        key = (blob.box, blob.mask.tobytes(), may_be_die)
+        if key not in self._fits_seen:
+            self._fits_seen[key] = self._fit_blob_now(blob, may_be_die)
+        return self._fits_seen[key]
+
+    def _fit_blob_now(self, blob: Blob, may_be_die: bool) -> list[tuple[float, str, object, Fit]] | None:
         at = self.view.to_table(blob.centroid.reshape(1, 2))[0]
         smallest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.SMALL))
         largest = self._expected_area(at, lambda x, y, a: pyramid_points(x, y, a, Size.LARGE))
@@ -557,7 +650,9 @@ class PieceReader:
         iou, kind, what, fit = others[0]
         if kind == "lying":
             sizes = sorted((f[3].iou for f in fits if f[1] == "lying"), reverse=True)
-            out.pyramids.append(read_lying(fit, what, fg, self.palette, _size_confidence(sizes[0] - sizes[1], fit.iou)))
+            lying = read_lying(fit, what, fg, self.palette, _size_confidence(sizes[0] - sizes[1], fit.iou))
+            if self._in_play(lying):
+                out.pyramids.append(lying)
         elif kind == "pyramid":
             sizes = sorted(((f[0], f[2]) for f in fits if f[1] == "pyramid"), reverse=True)
             size_conf = _size_confidence(sizes[0][0] - sizes[1][0], iou)
@@ -571,7 +666,9 @@ class PieceReader:
             token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))
             if token is not None:
                 out.tokens.append(TokenSighting(token.label, sighting.center_mm, sighting.confidence))
-            else:
+            elif self._in_play(sighting):
+                # (a stack with a colour the game has not is no reading: the blob's coloured parts are read instead,
+                # such as a red small on a card whose blob took in the card's teal print, read as red under cyan)
                 out.pyramids.append(sighting)
         else:
             shape_fits = {f[2].label: f[0] for f in fits if f[1] == "token"}

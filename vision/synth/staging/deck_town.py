@@ -6,7 +6,8 @@ box round its cards, bearings from its middle, :mod:`referee.layouts.seats`):
 * the town: each card on its cell (the town's middle cell at the mat's middle), the pyramids on
   it standing apart on fixed spots of the card (a nest would hide what is inside);
 * each player's area on their seat's bearing, measured from the largest town of the game (so it
-  stays put): the supply's pyramids in rows :data:`SUPPLY_CELLS` out, a revealed card
+  stays put): the supply's pyramids in rows :data:`SUPPLY_CELLS` out, one per size, each pyramid keeping its
+  slot while the others are taken (:func:`supply_rows`), a revealed card
   :data:`REVEAL_CELLS` out, the hand face down from :data:`HAND_CELLS` out (:meth:`Placer.hand_spots`);
 * the shared area (halfway from the last seat round to seat 0): the deck, a face-down pile, and
   the discard pile spread along the bearing outwards, the bottom card furthest out so that x
@@ -21,6 +22,7 @@ import math
 import numpy as np
 
 from referee.layouts import seats, tabletop
+from referee.pyramids import Pyramid, Size
 from vision.synth.scene import CardObject, PyramidObject
 from vision.synth.staging.table import H, W, CardGrid, box_of, fan, home_cell
 
@@ -32,10 +34,22 @@ DISCARD_CELLS = 3.7
 HAND_ROW = 4  # cards side by side in a row of the hand; more cards start a row further out
 HAND_GAP_MM = 15.0  # between neighbouring cards of a hand, so that the camera sees each card's outline
 SUPPLY_PITCH_MM = 30.0  # a large pyramid's base is 25.4 mm
+SUPPLY_ROW = 3  # slots in a row of the supply (one row per size; a player has three of each)
 DISCARD_STEP_MM = 9.0  # along x, per card
 DISCARD_ZIGZAG_MM = (0.0, 30.0, 60.0, 90.0, 120.0)  # each card a step further along y, then back up
 # where pyramids stand on a card, in the card's frame (mm from its centre), first used first
 ON_CARD = ((-16, -28), (16, 28), (16, -28), (-16, 28), (-16, 0), (16, 0))
+
+
+def supply_rows(supply: tuple[str, ...]) -> list[list[str]]:
+    """A supply's pyramids (names such as ``yellow2``) in rows as players keep them: one row per size, smalls
+    first, each row filled from its first slot. A pyramid taken leaves its slot at the row's end empty and the
+    rest stay where they were (laying the whole supply out again after each move, as the demo did before
+    2026-11-23, moved every piece behind the one taken and put mediums against larges)."""
+    rows: list[list[str]] = [[] for _ in Size]
+    for name in supply:
+        rows[int(Pyramid.parse(name).size) - 1].append(name)
+    return rows
 
 
 class Placer:
@@ -75,14 +89,14 @@ class Placer:
             bearing = self.bearings[seat]
             facing = bearing - 270.0
             across = bearing + 90.0
-            supply = view.get(f"supply/{player}")
-            rows = [supply[i:i + 3] for i in range(0, len(supply), 3)]
+            rows = supply_rows(view.get(f"supply/{player}"))
             for r, row in enumerate(rows):
                 centre = grid.out(outer, bearing, SUPPLY_CELLS)
                 b = math.radians(bearing)
                 centre = (centre[0] + math.cos(b) * (r - 1) * SUPPLY_PITCH_MM,
                           centre[1] + math.sin(b) * (r - 1) * SUPPLY_PITCH_MM)
-                for i, (name, point) in enumerate(zip(row, fan(centre, across, len(row), SUPPLY_PITCH_MM))):
+                slots = fan(centre, across, max(len(row), SUPPLY_ROW), SUPPLY_PITCH_MM)
+                for i, (name, point) in enumerate(zip(row, slots)):
                     px, py, pa = hand.place(("supply", player, r, i, name), point, facing, offset_mm=1.5,
                                             turn_deg=15.0)
                     table.pyramids.append(PyramidObject(name, px, py, pa))
