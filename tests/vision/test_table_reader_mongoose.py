@@ -48,8 +48,12 @@ names sharing a box is read in the boxes it outscored.
 
 The fourth refill (``reveal AH,5D,8C``) once read the 5D as a face-down card (its index, read 5D
 0.94, boxed half again too large with the pip beside it, was no index to the reader). A surely named
-index is now read in a much smaller box it outscored. (The 6C's bottom-right corner, half under the
-8C's edge and boxed with a club, still reads 4C 0.90 in some frames: a 4C lying on the 6C.)
+index is now read in a much smaller box it outscored. The 6C's bottom-right corner, half under the
+8C's edge and boxed with a club, read 4C 0.89 (a 4C lying on the 6C: the refill read as four cards,
+a violation, and the game went no further); so did the KS's under the TH (KC 0.91) and, in the
+discards, the 9H's under the 5D (7H 0.96). A lone found index lying as the other corner of a lone
+index named surely and more surely, still read as another card at the turn the line between them
+gives, is now that corner misread, and no card (the test renders the pool as it was then laid).
 After the fifth capture (``capture 5D,TD 8H,TH``) bob's JC was unknown in every frame: a box round
 its index and club, read KC 0.52, averaged with the index's JC 0.99. Only a corner's sure reads now
 name it.
@@ -65,6 +69,7 @@ card's face, is now that index's pip."""
 from __future__ import annotations
 
 import collections
+import copy
 import math
 
 import pytest
@@ -72,6 +77,8 @@ import pytest
 from calibration.mats import mat_of, zones_of
 from referee import layouts
 from vision.synth.demo import DemoSource
+from vision.synth.render import render
+from vision.synth.scene import CardObject
 from vision.table_reader import TableReader
 
 FRAMES_PER_SHOT = 25  # the demo holds each table 10 frames (no hand in view), then a hand reaches in for 15
@@ -201,3 +208,35 @@ def test_the_fifth_capture_reads_bob_s_fanned_collection_with_no_unknown_card(de
     # the club of the KC's picture frame, beside its index, read QC 0.48: an unknown card in the fan
     assert sorted(str(c.card) for c in bob) == sorted(
         c.card for c in drawn if c.face_up and layout.place(c.center_mm) == "collection/bob")
+
+
+# the pool after the fourth refill as the demo once laid it (session 8: 3 rows of 5 spots, 60 mm apart,
+# so each card's bottom-right corner lay a few millimetres under its right neighbour's edge)
+TIGHT_POOL = [("KH", 73.83, 40.1, 3.1), ("JS", 138.08, 40.01, 1.27), ("QS", 198.97, 46.15, -5.5),
+              ("KS", 262.09, 40.59, 5.83), ("TH", 315.72, 46.69, -0.73), ("AH", 77.95, 135.23, 1.94),
+              ("5D", 139.4, 134.3, -4.41), ("6C", 198.5, 128.96, 2.3), ("8C", 256.44, 136.37, 4.41),
+              ("KD", 80.63, 221.04, 1.98)]
+
+
+def test_a_cards_corner_half_under_the_next_card_is_no_card_of_its_own(demo):
+    # the 6C's bottom-right corner, half under the 8C's edge and boxed with a club, read 4C 0.89: a
+    # 4C lying on the 6C (the fourth refill was read as four cards dealt, and the game went no further)
+    scene = copy.deepcopy(demo.demo.sequence.states[0])  # the demo's camera, light and mat
+    scene.cards = [CardObject(name, x, y, angle) for name, x, y, angle in TIGHT_POOL]
+    game = demo.demo.recorded.game
+    reader = TableReader(mat_of(game), deck="standard")
+    image = render(scene).image
+    reader.read(image, 0.0)
+    read = reader.read(image, 0.1).snapshot.cards
+    assert sorted(str(c.card) for c in read) == sorted(name for name, *_ in TIGHT_POOL)
+
+
+@pytest.mark.parametrize("frame", [23 * FRAMES_PER_SHOT + 6])
+def test_after_the_sixth_refill_the_pool_s_six_of_clubs_has_no_four_lying_on_it(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 23)  # the table after `reveal 6H,3C,6D`
+    # in camera frames the 8C's bottom-right corner is at times read 6C (0.7), a card and a half from
+    # the 6C's top-left index, and passed for its other corner: the 6C's own corner under the 8C's
+    # edge, read 4C, then stood as a card
+    def pool(cards):
+        return sorted(str(c.card) for c in cards if c.face_up and layout.place(c.center_mm) == "pool")
+    assert "4C" not in pool(read) and pool(read).count("6C") == pool(drawn).count("6C") == 1

@@ -13,7 +13,8 @@ The stages, each trained and measured on its own (``models/cards/README.md``):
 2. the *classifier* (``classifier.onnx``) names each index from 48x48 crops of the full picture
    turned upright by a few turns round the detector's; the surest reading gives the card's turn,
    and from it the card's centre. An index whose card shows no other corner is read again with a
-   faint find lying across the card from it, both at the turn the line between them gives;
+   faint find lying across the card from it, both at the turn the line between them gives (a find
+   there naming another card, less surely, is that covered corner misread, and no card);
 3. indices whose cards' centres coincide and whose names agree are one card (its two corners), as
    are two lying a card's index diagonal apart whose reads allow each other's name; each corner
    must allow the card's name (the corners' reads are combined by geometric mean).
@@ -73,6 +74,11 @@ IN_DOUBT = 0.05
 # gives the length, is sometimes half again too large), is read as its other corner
 DIAGONAL_SEARCH_DEG = 45.0
 DIAGONAL_SEARCH_LENGTH = 0.45
+# a find lying a card's index diagonal from a lone index (its length within this fraction), turned half
+# round from it, places a card that would cover that index (a face runs past its index by about this
+# much) or lie under it: where the lone index shows, such a find is its own card's covered corner, misread
+COVERED_LENGTH = 0.15
+COVERED_TURN_DEG = 20.0  # and the line turned as the lone index within this (a real 5S lying across a 4D: 27)
 
 
 class RecognitionError(RuntimeError):
@@ -337,20 +343,26 @@ class CardRecogniser:
         taken as the corner when it then names the same card as the lone index's new read, however
         unsurely; one named unsurely before that reads there surely as no index is set to none, where
         the lone index is named surely (what shows of its covered corner by the edge of the card over
-        it; a lone find named unsurely may be a pip, and vouches for no corner)."""
+        it; a lone find named unsurely may be a pip, and vouches for no corner). A found index named
+        by nothing surely (:data:`NAMED`) is a candidate whatever its turn, taken as the corner only
+        where it reads there surely and the lone index keeps its name. One lone itself that
+        still names another card there, lying as the covered corner of a lone index named surely and
+        more surely than it that found no corner (:func:`_covered_corner`), is set to none too:
+        no card of its own could lie there while that index shows."""
         names = [_best_name(p) for p in probs]
         live = [k for k in range(len(indices)) if probs[k, INDEX[NONE]] < NOT_AN_INDEX]
         # (an index lying as a card's other corner names it, or one the two reads leave in doubt, as
         # :func:`merge` pairs)
         unpaired = [k for k in live if not any(j != k and _diagonal_apart(indices[j], indices[k], names[k]) and
                                                _names_in_doubt(probs[j], probs[k]) for j in live)]
-        # (two finds of one name half a turn apart placing the card's centre alike are its two corners, too)
-        lone = [k for k in unpaired if not any(j != k and names[j] == names[k] and _half_a_turn_apart(
-            indices[j], indices[k]) and _same_card(indices[j], indices[k]) for j in live)]
+        # (a find of its name lying as its other corner, and not paired as another card's, shows it too)
+        lone = [k for k in unpaired if not any(j != k and j in unpaired and names[j] == names[k] and
+                                               _lies_as_other_corner(indices[k], indices[j], names[k]) for j in live)]
         # the candidates for a lone index's other corner: the faint finds, and the other unpaired indices
         # (a corner read at a turn far off names another card, and cannot be paired as this one's)
         candidates = [(find, None) for find in faint] + [(indices[j], j) for j in unpaired]
         pairs = []  # (lone index, candidate, the card's turn from the line between them)
+        loose = set()  # (pairs whose candidate's turn is no corner's: it must read there surely as the lone index)
         for k in lone:
             for c, (find, j) in enumerate(candidates):  # (turned by the detector about half round from it, too)
                 turns = [find["turn_hint"]] if j is None else [find["turn_hint"], find["turn"]]
@@ -358,10 +370,16 @@ class CardRecogniser:
                 # (or a found index naming the same card, however far off its turn was read: the demo's TD
                 # played beside the pool, its top-left index read TD 0.65 at a turn 80 degrees off)
                 same_name = j is not None and names[j] == names[k]
-                if j != k and (half_round or same_name) and _across_the_card(indices[k], find, names[k],
-                                                                             DIAGONAL_SEARCH_DEG):
+                # (or a found index named by nothing surely, whose turn says nothing: the demo's AH's covered
+                # corner, by the 4H's edge, read 6D 0.14 at a turn 86 degrees from it, stood as an unknown
+                # card; it is paired only where it reads there surely, and the lone index keeps its name)
+                unnamed = j is not None and _named(probs[j][None])[0] < NAMED
+                if j != k and (half_round or same_name or unnamed) and _across_the_card(
+                        indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
                     (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
                     pairs.append((k, c, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
+                    if not (half_round or same_name):
+                        loose.add((k, c))
         if not pairs:
             return probs
         # the candidates first: most faint finds are pips or other cards' faces, read as no index or unsurely
@@ -379,31 +397,42 @@ class CardRecogniser:
             if j is not None and corner[INDEX[NONE]] >= NOT_AN_INDEX and _named(probs[j][None])[0] < SURE \
                     and _named(probs[k][None])[0] >= SURE:
                 probs[j] = corner
-        if not corners:
-            return probs
-        corners.sort(key=lambda kctc: -_named(kctc[3][None])[0])
-        again, _ = self._read(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
         added, used, paired = [], set(), set()  # (candidates used; indices paired)
-        for (k, c, turn, corner), read in zip(corners, restrict(again, deck)):
-            find, j = candidates[c]
-            # (a found index, read surely as a card already, must name the same one: two found indices
-            # lie a diagonal apart by chance, as a fan's top-left one and its neighbour's bottom-right)
-            if c in used or k in paired or read[INDEX[NONE]] >= NOT_AN_INDEX or (_best_name(read) != _best_name(
-                    corner) and (j is not None or not _names_in_doubt(read, corner))):
-                continue  # another card's index (or claimed already, or the line's turn is no index's)
-            used.update(n for n, (_, i) in enumerate(candidates) if n == c or i == k)
-            paired.update((k, j))
-            probs[k] = read
-            indices[k]["turn"] = _wrapped(turn)
-            indices[k]["card_centre"] = card_centre(indices[k]["box"], indices[k]["turn"], _best_name(read))
-            other = find if j is not None else {**find}
-            other.update(turn=_wrapped(turn + 180.0), corner_of=k)
-            other["card_centre"] = card_centre(other["box"], other["turn"], _best_name(corner))
-            if j is not None:  # a found index, read again at the line's turn
-                probs[j] = corner
-            else:
-                indices.append(other)
-                added.append(corner)
+        if corners:
+            corners.sort(key=lambda kctc: -_named(kctc[3][None])[0])
+            again, _ = self._read(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
+            for (k, c, turn, corner), read in zip(corners, restrict(again, deck)):
+                find, j = candidates[c]
+                # (a found index, read surely as a card already, must name the same one: two found indices
+                # lie a diagonal apart by chance, as a fan's top-left one and its neighbour's bottom-right)
+                if c in used or k in paired or read[INDEX[NONE]] >= NOT_AN_INDEX or (_best_name(read) != _best_name(
+                        corner) and (j is not None or not _names_in_doubt(read, corner))) or \
+                        ((k, c) in loose and (_best_name(read) != names[k] or _named(corner[None])[0] < SURE)):
+                    continue  # another card's index (or claimed already, or the line's turn is no index's)
+                used.update(n for n, (_, i) in enumerate(candidates) if n == c or i == k)
+                paired.update((k, j))
+                probs[k] = read
+                indices[k]["turn"] = _wrapped(turn)
+                indices[k]["card_centre"] = card_centre(indices[k]["box"], indices[k]["turn"], _best_name(read))
+                other = find if j is not None else {**find}
+                other.update(turn=_wrapped(turn + 180.0), corner_of=k)
+                other["card_centre"] = card_centre(other["box"], other["turn"], _best_name(corner))
+                if j is not None:  # a found index, read again at the line's turn
+                    probs[j] = corner
+                else:
+                    indices.append(other)
+                    added.append(corner)
+        # a lone found index lying there as the other corner of a surely (and more surely) named lone index
+        # that found no corner, read there as another card still, is that card's covered corner misread
+        # (what shows of it by the edge of the card over it, boxed with a pip: the demo's pool 6C's
+        # bottom-right corner, half under the 8C, read 4C 0.89): no card could lie there with the lone
+        # index showing (:func:`_covered_corner`); the surest lone indices first (one so dropped has no say)
+        surest = np.argsort(-_named(probs[[k for k, _, _ in pairs]]), kind="stable")
+        for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck)))[n] for n in surest):
+            j = candidates[c][1]
+            if j in lone and not {j, k} & paired and \
+                    _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner):
+                probs[j] = np.eye(len(CLASSES), dtype=probs.dtype)[INDEX[NONE]]
         return np.vstack([probs, *[p[None] for p in added]]) if added else probs
 
 
@@ -437,6 +466,39 @@ def _across_the_card(a: dict, b: dict, name: str, within_deg: float) -> bool:
     expected = _diagonal_mm(name) * _px_per_mm(a["box"], a["turn"], name)
     return abs((along + 180) % 360 - 180) <= within_deg and \
         abs(math.dist((ax, ay), (bx, by)) / expected - 1) <= DIAGONAL_SEARCH_LENGTH
+
+
+def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, found: np.ndarray,
+                    there: np.ndarray) -> bool:
+    """Whether ``find``, a found index (read ``found`` at its own turn, ``there`` at ``turn``, the
+    card's turn the line from ``index`` gives), is the covered other corner of the lone ``index``'s
+    card (read ``named``), misread: ``index`` is named surely (:data:`SURE`) and more surely than
+    ``find`` was, and turned as the line (within :data:`COVERED_TURN_DEG`); ``find``, read at
+    the line's turn, still names a card, but another one (read as the same, it pairs as the
+    corner); the two boxes are index-sized alike (:data:`SAME_INDEX_SIZE`: a box round pips
+    is no index, and gives no length); and the line is as long as the card's index diagonal
+    (within :data:`COVERED_LENGTH`). A card of its own whose index lay there, turned half round
+    from this one, would reach over this card's index, or lie under this card with its index
+    hidden: it is no card."""
+    if there[INDEX[NONE]] >= NOT_AN_INDEX or _named(named[None])[0] < SURE:
+        return False
+    name = _best_name(named)
+    sides = sorted((_box_side(index["box"]), _box_side(find["box"])))
+    if _named(found[None])[0] >= _named(named[None])[0] or _best_name(there) == name or \
+            abs(_wrapped(index["turn"] - turn)) > COVERED_TURN_DEG or sides[1] > SAME_INDEX_SIZE * sides[0]:
+        return False
+    expected = _diagonal_mm(name) * _px_per_mm(index["box"], turn, name)
+    return abs(math.dist(_middle(index["box"]), _middle(find["box"])) / expected - 1) <= COVERED_LENGTH
+
+
+def _lies_as_other_corner(index: dict, find: dict, name: str) -> bool:
+    """Whether ``find``, read as card ``name`` as ``index`` is, lies as its card's other corner: half
+    a turn from it, placing the card's centre alike (:func:`_same_card`), and no farther from it than
+    :data:`DIAGONAL_SEARCH_LENGTH` past the card's index diagonal (an 8C's bottom-right corner, read
+    6C 0.7 in camera frames a card and a half from the 6C's index, is no corner of the 6C)."""
+    reach = (1 + DIAGONAL_SEARCH_LENGTH) * _diagonal_mm(name) * _px_per_mm(index["box"], index["turn"], name)
+    return _half_a_turn_apart(index, find) and _same_card(find, index) and \
+        math.dist(_middle(index["box"]), _middle(find["box"])) <= reach
 
 
 def _diagonal_mm(name: str) -> float:

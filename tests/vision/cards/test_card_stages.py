@@ -361,15 +361,18 @@ def test_a_lone_index_pairs_with_a_found_index_across_its_card_read_again_at_the
     assert len(indices) == 2 and bottom["corner_of"] == 0
     (card,) = merge(indices, probs)
     assert card.id == "KS" and len(card.indices) == 2
-    # a found index there read surely as another card at the line's turn is another card's: no pair
+    # a found index there read surely as another card at the line's turn is not paired with it; named
+    # less surely than the KS, it is the KS's covered corner misread (a JS there, turned half round,
+    # would lie on the KS, over its index): none; named more surely, it is left as read
     monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
         [one_hot("KS", 0.95) if i["box"][0] == 738 else one_hot("JS", 0.99) for i in indices]),) * 2)
-    top2, bottom2 = ({k: v for k, v in f.items() if k != "corner_of"} for f in (top, bottom))
-    bottom2["turn"] = -119.0
-    bottom2["card_centre"] = card_centre(bottom2["box"], -119.0, "JS")
-    probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [top2, bottom2],
-                                     np.stack([one_hot("KS", 0.96), one_hot("JS", 0.9)]), [], "standard")
-    assert "corner_of" not in bottom2 and CLASSES[int(probs[1].argmax())] == "JS"
+    for js, kept in ((0.9, NONE), (0.99, "JS")):
+        top2, bottom2 = ({k: v for k, v in f.items() if k != "corner_of"} for f in (top, bottom))
+        bottom2["turn"] = -119.0
+        bottom2["card_centre"] = card_centre(bottom2["box"], -119.0, "JS")
+        probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), [top2, bottom2],
+                                         np.stack([one_hot("KS", 0.96), one_hot("JS", js)]), [], "standard")
+        assert "corner_of" not in bottom2 and CLASSES[int(probs[1].argmax())] == kept
 
 
 def test_a_pip_read_with_a_card_far_down_its_candidates_is_no_corner_of_that_card():
@@ -620,3 +623,53 @@ def test_reads_batched_into_one_run_are_the_reads_made_one_by_one():
         alone_p, alone_e = recogniser._read(image, indices, turns)
         assert p.shape == alone_p.shape and np.array_equal(p, alone_p) and np.array_equal(e, alone_e)
     assert not np.array_equal(together[1][0], together[0][0][:2])  # (other turns read otherwise)
+
+
+def test_a_lone_find_read_as_another_card_at_a_surely_named_lone_index_s_covered_corner_is_no_card(monkeypatch):
+    # the demo's pool 6C, its top-left index read 6C 0.99, its bottom-right corner half under the 8C's
+    # edge and boxed with a club: read 4C 0.89, and 4C still at the turn the line between them gives.
+    # A 4C there, turned half round from the 6C and centred on it, would cover the 6C's index: none
+    six = {"box": [662, 268, 676, 289], "turn_hint": -4.0, "turn": -4.0}
+    four = {"box": [709, 343, 739, 369], "turn_hint": 177.0, "turn": 170.0}
+    _place((six, "6C"), (four, "4C"))
+    recogniser = CardRecogniser()
+    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+        [one_hot("6C", 0.99) if i["box"][0] == 662 else one_hot("4C", 0.79) for i in indices]),) * 2)
+    image = np.zeros((720, 1280, 3), np.uint8)
+
+    def read(*finds, six_read=0.99):
+        finds = [dict(f) for f in finds]
+        probs = np.stack([one_hot("6C", six_read), *[one_hot("4C", 0.89)] * (len(finds) - 1)])
+        probs = recogniser.other_corners(image, finds, probs, [], "standard")
+        return sorted((str(c.id), len(c.indices)) for c in merge(finds, probs))  # (each card, its finds)
+
+    assert len(merge([dict(six), dict(four)], np.stack([one_hot("6C", 0.99), one_hot("4C", 0.89)]))) == 2
+    assert read(six, four) == [("6C", 1)]
+    # not where the 6C is named less surely than the find (either may be the misread one)
+    assert read(six, four, six_read=0.85) == [("4C", 1), ("6C", 1)]
+    # nor where the line between them runs 28 degrees from the 6C's own turn (a real 5S lying across a 4D)
+    assert read({**six, "turn": 30.0, "turn_hint": 30.0}, four) == [("4C", 1), ("6C", 1)]
+    # nor where the find is a card's own corner: its other corner names it too, placing it alike
+    other = {"box": [625, 263, 647, 285], "turn_hint": -10.0, "turn": -10.0}
+    _place((other, "4C"))
+    assert read(six, four, other) == [("4C", 2), ("6C", 1)]
+
+
+def test_an_unnamed_find_at_a_lone_index_s_corner_is_read_there_whatever_its_turn(monkeypatch):
+    # the demo's AH in the pool: its top-left index read AH 0.99, its bottom-right corner by the 4H's edge
+    # found but read 6D 0.14 at a turn 86 degrees from half round (an unknown card). Read at the turn the
+    # line between them gives, it is the AH's corner where it reads AH surely there, and no corner (the
+    # lone index keeps its outline) where it reads AH unsurely: a box round pips may lie there too
+    ace = {"box": [513, 272, 530, 297], "turn_hint": 4.0, "turn": 4.0}
+    corner = {"box": [570, 356, 589, 380], "turn_hint": 90.0, "turn": 90.0}
+    _place((ace, "AH"), (corner, "6D"))
+    recogniser = CardRecogniser()
+    image = np.zeros((720, 1280, 3), np.uint8)
+    for there, pairs in ((0.95, True), (0.5, False)):
+        monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns, there=there: (np.stack(
+            [one_hot("AH", 0.99 if i["box"][0] == 513 else there) for i in indices]),) * 2)
+        finds = [dict(ace), dict(corner)]
+        probs = recogniser.other_corners(image, finds, np.stack([one_hot("AH", 0.99), one_hot("6D", 0.14)]), [],
+                                         "standard")
+        cards = merge(finds, probs)
+        assert [c.id for c in cards if len(c.indices) == 2] == (["AH"] if pairs else [])
