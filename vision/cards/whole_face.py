@@ -292,11 +292,18 @@ class WholeFaceReader:
         return reads
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops."""
-        logits, corners = self._session.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
+        """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops.
+        Each crop is read both ways up (a Decktet face reads the same half a turn round, and the net
+        learned both) and the two reads' probabilities averaged: a pyramid or a glare that throws one
+        read (the demo's Mountain under two pyramids: 0.53 one way, 0.90 the other) throws the other
+        less. The corners are the upright read's."""
+        n = len(crops)
+        both = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        logits, corners = self._session.run(None, {"crops": both.transpose(0, 3, 1, 2).astype(np.float32)})
         logits = logits / self.temperature
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return p / p.sum(axis=1, keepdims=True), corners.reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
+        p /= p.sum(axis=1, keepdims=True)
+        return (p[:n] + p[n:]) / 2, corners[:n].reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
 
 
 def outlines_of_indices(indices: list[dict]) -> list[np.ndarray]:
@@ -328,6 +335,10 @@ def _plausible(quad: np.ndarray) -> bool:
 # -- merging with the index stage -------------------------------------------------------------
 
 SURE_FACE = 0.6  # a whole-face read this sure names its card (fills in a card, or overrides a less sure read)
+# a name the whole face gives less than this is ruled out, however surely the index stage read it: a
+# few-pixel index misreads (the demo's Mountain, its 9 and suns read ace-suns 0.95, which its face
+# gives 0.0001), a whole face seen surely does not look like another card's
+RULED_OUT = 0.01
 SAME_PLACE = 0.25  # two outlines whose centres lie this share of a card's diagonal apart are one card
 _READERS: dict[tuple[str, int], WholeFaceReader] = {}
 
@@ -345,9 +356,11 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
     """The index stage's ``cards`` (``CardSeen``) merged with the whole-face ``reads`` of the same
     picture. A read at least :data:`SURE_FACE` sure of a card (or a back) is that card: a card the
     index stage placed there (its outline over the read's by half, or its centre near the read's, or
-    one of its indices on the read's card) is named by the surer of the two, and given the read's outline, which the net placed from the
-    whole card; where the index stage found none, the read is added. Reads less sure, or of no
-    card, change nothing (a card the index stage could not name stays unknown)."""
+    one of its indices on the read's card) is named by the surer of the two, unless the read rules
+    the index stage's name out (gives it less than :data:`RULED_OUT`), and given the read's outline,
+    which the net placed from the whole card, and the index boxes that named the read's card or none;
+    where the index stage found none, the read is added. Reads less sure, or of no card, change
+    nothing (a card the index stage could not name stays unknown)."""
     from vision.cards.recognise import CardSeen
 
     sure = [r for r in reads if r.name != NONE and r.confidence >= SURE_FACE]
@@ -363,12 +376,23 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
         polygon = [[float(x), float(y)] for x, y in read.polygon]
         same = [c for c in cards if _same_place(read.polygon, np.array(c.polygon, np.float32))
                 or any(_inside(read.polygon, box) for box in c.indices)]
-        if any(c.id is not None and c.id != read.name and c.confidence > read.confidence for c in same):
-            continue  # the index stage read a different card there, and more surely
-        indices = [box for c in same for box in c.indices]
+        if any(c.id is not None and c.id != read.name and c.confidence > read.confidence
+               and not _ruled_out(read, c.id) for c in same):
+            continue  # the index stage read a different card there, more surely, and the face allows it
+        # the index boxes of the card it names, or of none (an index too small to read: they tell the
+        # table reader this card is face up), not those that named another card: misread, and often
+        # boxed too small (the demo's Pact, its index read as the Windfall at half an index's size),
+        # which the table reader would drop the card for
+        indices = [box for c in same if c.id in (read.name, None) for box in c.indices]
         cards = [c for c in cards if not any(c is s for s in same)]
         cards.append(CardSeen(read.name, read.confidence, polygon, alternatives, indices))
     return cards
+
+
+def _ruled_out(read: FaceRead, name: str) -> bool:
+    """Whether the whole-face ``read`` rules the card ``name`` out (a standard card's name, which the
+    net has no class for, is not: 'auto' may have named one on a mostly Decktet table)."""
+    return name in FACE_CLASSES and read.probs[FACE_CLASSES.index(name)] < RULED_OUT
 
 
 def _inside(polygon: np.ndarray, box) -> bool:
