@@ -191,12 +191,15 @@ def main(argv: list[str] | None = None) -> int:
                   + (f" ({t['seconds']:.0f} s)" if "seconds" in t else ""), flush=True)
             if t.get("first_trouble"):
                 print(f"    {t['first_trouble']}", flush=True)
-    trials.sort(key=lambda t: (t["game"], t["seed"]))
-    result = {"summary": summary(trials), "trials": trials}
-    print(json.dumps(result["summary"], indent=1))
-    if args.out:
-        args.out.write_text(json.dumps(result, indent=1) + "\n")
+            if args.out:  # after every trial, so that a run stopped half-way keeps what it found
+                _write(args.out, trials)
+    print(json.dumps(summary(trials), indent=1))
     return 0
+
+
+def _write(path: Path, trials: list[dict]) -> None:
+    done = sorted(trials, key=lambda t: (t["game"], t["seed"]))
+    path.write_text(json.dumps({"summary": summary(done), "trials": done}, indent=1) + "\n")
 
 
 if __name__ == "__main__":
