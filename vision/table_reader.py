@@ -166,8 +166,9 @@ INDEX_SIZE = (0.6, 1.5)
 
 def index_sized(card: CardSeen, calibration: TableCalibration) -> bool:
     """Whether a face-up card was named from at least one mark of an index's size on the table (a
-    card seen by one index rests on it alone; a card with two has its outline checked too)."""
-    if not card.indices:
+    card seen by one index rests on it alone; a card with two has its outline checked too). A card
+    named from its whole face rests on no index: the boxes it keeps only say that it lies face up."""
+    if not card.indices or card.whole_face:
         return True
     length = index_length_mm(_name(card))
     for x0, y0, x1, y1 in card.indices:

@@ -94,6 +94,7 @@ class CardSeen:
     polygon: list[list[float]]  # four corners in picture pixels, the top-left of the face first
     alternatives: list[tuple[str, float]] = field(default_factory=list)  # runner-up names, most likely first
     indices: list[list[float]] = field(default_factory=list)  # the corner index boxes it was named from
+    whole_face: bool = False  # named from its whole face (a Decktet card), not from its index boxes
 
     def to_json(self) -> dict:
         return {"id": self.id, "confidence": round(self.confidence, 4),

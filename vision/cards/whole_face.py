@@ -385,7 +385,7 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
         # which the table reader would drop the card for
         indices = [box for c in same if c.id in (read.name, None) for box in c.indices]
         cards = [c for c in cards if not any(c is s for s in same)]
-        cards.append(CardSeen(read.name, read.confidence, polygon, alternatives, indices))
+        cards.append(CardSeen(read.name, read.confidence, polygon, alternatives, indices, whole_face=True))
     return cards
 
 
