@@ -28,7 +28,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 GAMES = ("pouches", "mongoose", "deck-town", "pungo")
@@ -62,15 +62,14 @@ def run_trial(game: str, seed: int, vision: str = "real", every: int = 2, shots:
     """Play one seeded random game of ``game`` through the pipeline and say how the referee did."""
     import cv2
 
-    from referee.playthrough import random_playthrough, replay
+    from referee.playthrough import follows, random_playthrough, replay
     from vision.synth.demo import DemoSource, demo_playthrough
-    from vision.synth.script import shots as tables_of
     from webui import create_app
     from webui.demo import start_demo
 
     cv2.setNumThreads(1)
     demo = demo_playthrough(game)
-    recorded = _cut(random_playthrough(demo.game, demo.setup, seed), shots, tables_of)
+    recorded = _cut(random_playthrough(demo.game, demo.setup, seed), shots)
     states = replay(recorded).states
     source = DemoSource(game, seed=seed, size=size, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S, recorded=recorded)
     started = time.monotonic()
@@ -80,11 +79,7 @@ def run_trial(game: str, seed: int, vision: str = "real", every: int = 2, shots:
             runner = start_demo(app, game, paced=False, every=every, simulated=vision == "simulated", source=source)
             runner.join()
             progress, session = runner.progress, runner.live.session
-            reached = [states[0]]
-            for move in session.moves:
-                reached.append(reached[-1].apply(demo.game.actions.parse(move)))
-            played = iter(states)
-            followed = all(any(s == p for p in played) for s in reached) and session.state == states[-1]
+            followed = follows(recorded, list(session.moves)) and session.state == states[-1]
             kinds = Counter(e.kind for e in progress.events)
             trouble = next((e for e in progress.events if e.kind in ("violation", "unrecognised")), None)
             return Trial(game, seed, vision, every, len(source.demo.shots), states[-1].is_over(), followed,
@@ -96,9 +91,9 @@ def run_trial(game: str, seed: int, vision: str = "real", every: int = 2, shots:
             app.extensions["tableside.games"].close()
 
 
-def _cut(recorded, shots: int, tables_of):
+def _cut(recorded, shots: int):
     """``recorded`` cut after the line that makes its ``shots``-th table (the whole game if shorter)."""
-    from dataclasses import replace
+    from vision.synth.script import shots as tables_of
 
     tables = tables_of(recorded)
     if len(tables) <= shots:
@@ -159,6 +154,16 @@ def _games(text: str) -> list[str]:
     return names
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a whole number, 1 or more; got {text!r}")
+    return value
+
+
 def _size(text: str) -> tuple[int, int]:
     try:
         w, h = (int(x) for x in text.lower().split("x"))
@@ -172,29 +177,34 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=_games, default=list(GAMES), help="comma-separated (default: all four)")
     parser.add_argument("--seeds", type=_seeds, default=list(range(20)), help="0-19 (default) or 3,5,8")
     parser.add_argument("--vision", choices=("real", "simulated"), default="real")
-    parser.add_argument("--every", type=int, default=2, help="read every Nth frame (default 2, as make demo)")
-    parser.add_argument("--shots", type=int, default=60, help="cut each random game after this many tables")
+    parser.add_argument("--every", type=_positive, default=2, help="read every Nth frame (default 2, as make demo)")
+    parser.add_argument("--shots", type=_positive, default=60, help="cut each random game after this many tables")
     parser.add_argument("--size", type=_size, default=(1280, 720))
-    parser.add_argument("--jobs", type=int, default=1, help="trials run at once, one process each")
+    parser.add_argument("--jobs", type=_positive, default=1, help="trials run at once, one process each")
     parser.add_argument("--out", type=Path, help="write every trial and the summary here as JSON")
     args = parser.parse_args(argv)
     work = [(g, s, args.vision, args.every, args.shots, args.size) for g in args.games for s in args.seeds]
     print(f"{len(work)} trials ({args.vision} vision), {args.jobs} at a time", flush=True)
     trials = []
-    with multiprocessing.get_context("spawn").Pool(max(1, args.jobs)) as pool:
+    with multiprocessing.get_context("spawn").Pool(args.jobs) as pool:
         for n, t in enumerate(pool.imap_unordered(_one, work), start=1):
             trials.append(t)
-            state = "error: " + t["error"] if t.get("error") and "followed" not in t else (
-                "followed" if t.get("followed") else "LOST") + (
-                f", {t['violations']} false violation(s)" if t.get("violations") else "")
-            print(f"[{n}/{len(work)}] {t['game']} seed {t['seed']}: {state}"
-                  + (f" ({t['seconds']:.0f} s)" if "seconds" in t else ""), flush=True)
-            if t.get("first_trouble"):
-                print(f"    {t['first_trouble']}", flush=True)
+            print(f"[{n}/{len(work)}] {_line(t)}", flush=True)
             if args.out:  # after every trial, so that a run stopped half-way keeps what it found
                 _write(args.out, trials)
     print(json.dumps(summary(trials), indent=1))
     return 0
+
+
+def _line(t: dict) -> str:
+    """A trial in words: how it went, its time, and its first trouble on a line of its own."""
+    if "followed" not in t:  # the trial itself broke
+        return f"{t['game']} seed {t['seed']}: error: {t['error']}"
+    how = "followed" if t["followed"] else "LOST"
+    if t["violations"]:
+        how += f", {t['violations']} false violation(s)"
+    trouble = f"\n    {t['first_trouble']}" if t["first_trouble"] else ""
+    return f"{t['game']} seed {t['seed']}: {how} ({t['seconds']:.0f} s){trouble}"
 
 
 def _write(path: Path, trials: list[dict]) -> None:

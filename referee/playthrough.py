@@ -180,6 +180,19 @@ def random_playthrough(game: Game, setup: object = None, seed: int = 0, max_acti
     return parse(text, f"<random {game.type.name} game, seed {seed}>")
 
 
+def follows(playthrough: Playthrough, moves: list[str]) -> bool:
+    """Whether ``moves`` (notation, as a session logged them) follow the recorded game: every state
+    they reach is one the game reached, in order, and they end at the game's last state. A session
+    may read several recorded lines as one move (a Pungo turn), never a state the game did not pass."""
+    states = replay(playthrough).states
+    parse = playthrough.game.actions.parse
+    reached = [states[0]]
+    for move in moves:
+        reached.append(reached[-1].apply(parse(move)))
+    played = iter(states)
+    return all(any(state == p for p in played) for state in reached) and reached[-1] == states[-1]
+
+
 def _game(line: str, where: str) -> Game:
     words = line.split()
     if len(words) < 2 or "=" in words[1]:

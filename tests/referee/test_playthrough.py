@@ -76,3 +76,13 @@ def test_a_different_ending_fails():
     text = (PUNGO / "chaos.txt").read_text().replace("@expect winners=ann", "@expect winners=bob")
     with pytest.raises(PlaythroughError, match="ended .*'ann'.* expected .*'bob'"):
         playthrough.replay(playthrough.parse(text, "chaos"))
+
+
+def test_moves_follow_a_recorded_game_only_through_its_states_to_its_end():
+    recorded = playthrough.load(Path(__file__).parent / "pungo" / "playthroughs" / "standard-whole-turns.txt")
+    lines = [line.action for line in recorded.lines if line.illegal_rule is None]
+    assert playthrough.follows(recorded, lines)
+    assert not playthrough.follows(recorded, lines[:-1])  # stops short of the end
+    states = playthrough.replay(recorded).states
+    other = next(a for a in states[0].legal_actions() if states[0].apply(a) != states[1])
+    assert not playthrough.follows(recorded, [str(other)])  # a state the game never passed

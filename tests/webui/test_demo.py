@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from referee.playthrough import replay
+from referee.playthrough import follows, replay
 from served import running
 from webui import create_app
 from webui.demo import start_demo
@@ -79,11 +79,7 @@ def followed_to_the_end(tmp_path, game: str, **how):
         recorded = runner.source.demo.recorded
         script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
         session = runner.live.session
-        reached = [replay(recorded).states[0]]  # the session's moves, played from the start
-        for move in session.moves:
-            reached.append(reached[-1].apply(recorded.game.actions.parse(move)))
-        played = iter(replay(recorded).states)
-        assert all(any(state == p for p in played) for state in reached), "a state the script never reached"
+        assert follows(recorded, list(session.moves)), "a state the script never reached, or not its end"
         assert session.state == replay(recorded).states[-1] and session.state.outcome() is not None
         return progress, list(session.moves), script
     finally:

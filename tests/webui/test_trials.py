@@ -38,7 +38,8 @@ def test_the_summary_counts_false_violations_per_game():
 
 def test_bad_arguments_get_a_clear_message(capsys):
     for argv, words in ((["--games", "chess"], "games are some of"), (["--seeds", "a-b"], "seeds are"),
-                        (["--size", "big"], "WIDTHxHEIGHT")):
+                        (["--size", "big"], "WIDTHxHEIGHT"), (["--shots", "0"], "1 or more"),
+                        (["--jobs", "two"], "1 or more")):
         with pytest.raises(SystemExit):
             main(argv)
         assert words in capsys.readouterr().err

@@ -31,7 +31,7 @@ def _states(name: str):
 # Chaos Pungo is seen every step, not every second one: a throw showing the face already up cannot be
 # seen, and a look that then shows the thrower's step and the next throw reads as one turn under way
 @pytest.mark.parametrize("name, every", [("standard-symmetry", 2), ("decision", 2), ("pyramid-die", 2), ("chaos", 1)])
-def test_a_game_seen_every_second_step_is_followed_to_its_end(name, every, tmp_path):
+def test_a_recorded_game_seen_every_step_or_two_is_followed_to_its_end(name, every, tmp_path):
     """pungo/move/spend-all: parts of turns are read as the turn going on, and their rests as whole turns."""
     game, states = _states(name)
     layout = ScriptedLayout()

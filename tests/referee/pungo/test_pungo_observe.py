@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from referee.dice import Die
-from referee.games.pungo.actions import Part, Roll, Step, Turn
+from referee.games.pungo.actions import Part, Reread, Roll, Step, Turn
 from referee.games.pungo.observe import explain
 from referee.games.pungo.rolling import faces
 from referee.view import View
@@ -96,6 +96,42 @@ def test_a_part_of_a_turn_must_leave_the_turn_going_on(pg):
     assert mid.check(Part("bob", None, ("r2c4:1:N",))).legal
     assert str(Part("bob", "W:3", ())) == "part bob W:3 -"
     assert pg.make().actions.parse("part bob W:3 r2c4:1:N") == Part("bob", "W:3", ("r2c4:1:N",))
+    # a turn is read again from its start only while one is under way and known from its start
+    assert state.check(Reread("bob", ("r2c4:1:N", "r1c3:1:E"))).rules == ("pungo/turn/order",)
+    stepped = mid.apply(Part("bob", None, ("r2c4:1:N",)))
+    assert stepped.check(Reread("bob", ("r2c4:1:N", "r1c3:1:E"))).legal
+    assert stepped.apply(Reread("bob", ("r2c4:1:N", "r1c3:1:E"))).mover == "ann"  # the whole turn, over
+    loaded = type(mid).from_json(mid.game, stepped.to_json())
+    assert loaded.check(Reread("bob", ("r2c4:1:N", "r1c3:1:E"))).rules == ("pungo/turn/order",)  # not saved
+
+
+def test_a_turn_read_as_a_pause_is_read_again_from_its_start_when_its_guess_leads_nowhere(pg):
+    """pungo/move/spend-all: the steps guessed at a pause froze a pyramid the real turn did not; once
+    the next roll is seen, the whole turn is read again from its start, and lands where it did (the
+    Averaging table's points give such turns in random play)."""
+    rereads = 0
+    for rng, state, after in _random_turns(pg, pg.make(points="averaging")):
+        found = explain(state, after.view())
+        if not after.is_over() and all(isinstance(t, Part) for t in found.turns):
+            rolled = after.apply(rng.choice(after.legal_actions()))
+            for part in found.turns:
+                ended = explain(state.apply(part), rolled.view()).turns
+                if any(isinstance(t, Reread) for t in ended):
+                    rereads += 1
+                    assert any(state.apply(part).apply(t).board == after.board for t in ended), ended
+    assert rereads >= 1
+
+
+def _random_turns(pg, game, seeds: int = 30):
+    """(rng, state, state after) for every whole turn of ``seeds`` random play-outs of ``game``."""
+    for seed in range(seeds):
+        rng, state = random.Random(seed), game.new_state()
+        for _ in range(TURNS_PER_GAME):
+            if state.is_over():
+                break
+            after = pg.play_turn(state, rng)
+            yield rng, state, after
+            state = after
 
 
 def test_an_impossible_die_is_refused(pg):
@@ -198,26 +234,20 @@ def _ended(part_state, after, rng):
 def test_every_turn_of_random_playouts_is_explained(pg, variant):
     """pungo/observe/turn: each real turn (roll and steps) is explained from the view after it; a
     random turn that spent points back and forth looks like a pause, and the next roll ends it."""
-    game = pg.make(**pg.VARIANTS[variant])
     turns = paused = 0
-    for seed in range(30):
-        rng, state = random.Random(seed), game.new_state()
-        for _ in range(TURNS_PER_GAME):
-            if state.is_over():
-                break
-            after = pg.play_turn(state, rng)
-            seen = after.view()
-            found = explain(state, seen)
-            assert found.explained, f"seed {seed}: {state.to_json()} -> {seen}: {found.reasons}"
-            results = [state.apply(t) for t in found.turns]
-            assert all(r.view() == seen for r in results)
-            if after.is_over():
-                assert any(r.is_over() for r in results)  # a win is never missed as a pause
-            elif all(isinstance(t, Part) for t in found.turns):
-                paused += 1
-                results = [end for r in results for end in _ended(r, after, rng)]
-            assert any(r.board == after.board for r in results) or len(found.turns) == 4
-            state, turns = after, turns + 1
+    for rng, state, after in _random_turns(pg, pg.make(**pg.VARIANTS[variant])):
+        seen = after.view()
+        found = explain(state, seen)
+        assert found.explained, f"{state.to_json()} -> {seen}: {found.reasons}"
+        results = [state.apply(t) for t in found.turns]
+        assert all(r.view() == seen for r in results)
+        if after.is_over():
+            assert any(r.is_over() for r in results)  # a win is never missed as a pause
+        elif all(isinstance(t, Part) for t in found.turns):
+            paused += 1
+            results = [end for r in results for end in _ended(r, after, rng)]
+        assert any(r.board == after.board for r in results) or len(found.turns) == 4
+        turns += 1
     assert turns > 200 and paused < turns / 2
 
 
