@@ -25,6 +25,7 @@ from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
+from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
 
 SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
@@ -86,14 +87,21 @@ class TableReader:
         area = visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy))
         if area is None:
             return placed
-        # a card whose index was found (named or not) is face up: its outline is no back
-        indices = [((x0 + x1) / 2, (y0 + y1) / 2) for c, s in placed if s.face_up for x0, y0, x1, y1 in c.indices]
+        # a card found face up (named or not) has no back's outline round its middle, nor round its surest
+        # index (a Decktet card named from its whole face keeps no index). Its other index boxes may be
+        # a neighbour's index merged into it: a Pouches heap seen from afar, its 6H with the 8D's index
+        indices = [((x0 + x1) / 2, (y0 + y1) / 2) for c, s in placed if s.face_up for x0, y0, x1, y1 in c.indices[:1]]
         face_up = calibration.to_table(np.array(indices, np.float64)).tolist() if indices else []
-        found = find_backs(frame, calibration, area, face_up)
+        face_up += [s.center_mm for c, s in placed if s.face_up]
+        found = find_backs(frame, calibration, area, face_up, paper_mm=(-ox, -oy, pw, ph))
         backs = []
         for back in found:
             corners = back.corners_mm()
             polygon = calibration.to_image(np.array(corners)).tolist()
+            if back.face_like:  # a face-up card the index stage missed: read it closer, never call it a back
+                card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+                backs.append((card, card_sighting(card, calibration)))
+                continue
             backs.append((CardSeen(BACK, back.filled, polygon),
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),

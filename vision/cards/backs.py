@@ -5,7 +5,15 @@ whatever the deck's maker chose. But once the table is calibrated a card has a k
 face-down card is found the classical way: look at the table from straight above, find its edges,
 and keep the closed outlines whose smallest enclosing rectangle has a card's size and shape (the
 card itself, or the printed back inside its white border: both share the card's centre and turn).
-Outlines round a face-up card the detector named are that card, not a back.
+Outlines round a face-up card the detector named are that card, not a back. An outline running
+along the picture's edge is no card either: the card it seems to be may go on out of view, so its
+size is unknown (a striped table cut by the picture's edge makes card-sized rectangles there).
+
+A card-sized outline is not always a back: a face-up card whose index the detector could not make
+out (a small card turned across the picture, seen from afar) has the same outline. Its middle is
+white card stock with a few pips, where a back's is its printed design; so each outline says how
+much of its middle is as white as the mat's paper (``BackSeen.paper``), and one above
+:data:`FACE_LIKE` is a face-up card to be read more closely, never a back.
 """
 
 from __future__ import annotations
@@ -27,6 +35,10 @@ LARGEST = 1.1
 SQUARENESS = 0.15  # how far (relative) an outline's long/short ratio may be from a card's
 FILLED = 0.85  # an outline must fill this share of its rectangle (a card's corners are barely rounded)
 SAME_CARD_MM = 15.0  # outlines whose centres are this close are one card (its edge and its design's)
+FACE_LIKE = 0.2  # share of an outline's middle as white as the mat's paper above which it is a face
+# (rendered tables: backs 0.00-0.06, face-up cards 0.33 (a queen) to 0.94 (pips), under any light)
+WHITE = 0.7  # a pixel is as white as the paper when each of its colours is this share of the paper's
+EDGE_PX = 4  # (in the view from above) an outline coming this close to the picture's edge may be cut by it
 
 
 @dataclass(frozen=True)
@@ -38,6 +50,12 @@ class BackSeen:
     centre_mm: tuple[float, float]
     angle_deg: float
     filled: float
+    paper: float = 0.0  # the share of its middle as white as the mat's paper (0 when no paper was given)
+
+    @property
+    def face_like(self) -> bool:
+        """Whether the outline looks like a face-up card rather than a back (see the module's doc)."""
+        return self.paper > FACE_LIKE
 
     def corners_mm(self) -> list[tuple[float, float]]:
         a = math.radians(self.angle_deg)
@@ -85,9 +103,12 @@ def _long_enough(contours, length_px: float) -> list[np.ndarray]:
 
 
 def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
-               face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
-    """The face-down cards in ``frame`` within the table rectangle ``area_mm``; outlines holding
-    one of the ``face_up_mm`` centres (face-up cards already named) are left out."""
+               face_up_mm: list[tuple[float, float]] = (),
+               paper_mm: tuple[float, float, float, float] | None = None) -> list[BackSeen]:
+    """The card-sized outlines in ``frame`` within the table rectangle ``area_mm``: face-down cards,
+    and face-up cards no index was found on (``face_like``, measured against the mat's paper, the
+    table rectangle ``paper_mm``, where given). Outlines holding one of the ``face_up_mm`` centres
+    (face-up cards already named) are left out."""
     top = rectify(frame, calibration, area_mm, PX_PER_MM)
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
@@ -95,9 +116,17 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
     edges = cv2.Canny(grey, 0.33 * median * 0.5, 0.66 * median * 0.5)
     edges = cv2.dilate(edges, np.ones((3, 3), np.uint8))
     contours, _ = cv2.findContours(edges, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    # the picture itself within the area, seen from above, less a rim: an outline reaching the rim may
+    # be cut by the picture's edge (or the area's)
+    in_view = cv2.erode(rectify(np.full(frame.shape[:2], 255, np.uint8), calibration, area_mm, PX_PER_MM),
+                        np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8),
+                        borderType=cv2.BORDER_CONSTANT, borderValue=0)
     short, long = CARD_MM
     found: list[BackSeen] = []
     for contour in _long_enough(contours, SMALLEST * long * PX_PER_MM):
+        points = contour.reshape(-1, 2)
+        if not in_view[points[:, 1], points[:, 0]].all():
+            continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
         if not (SMALLEST * short <= a <= LARGEST * short and SMALLEST * long <= b <= LARGEST * long):
@@ -110,6 +139,9 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
         short_deg = angle if w <= h else angle + 90.0  # minAreaRect's angle is along its "width"
         centre = (area_mm[0] + (cx + 0.5) / PX_PER_MM, area_mm[1] + (cy + 0.5) / PX_PER_MM)
         found.append(BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, filled)))
+    if paper_mm is not None:
+        white = _paper_white(top, area_mm, paper_mm)
+        found = [BackSeen(f.centre_mm, f.angle_deg, f.filled, _paper_share(top, area_mm, f, white)) for f in found]
     backs: list[BackSeen] = []
     for back in sorted(found, key=lambda f: -f.filled):
         if any(math.dist(back.centre_mm, kept.centre_mm) < SAME_CARD_MM for kept in backs):
@@ -119,3 +151,30 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
             continue
         backs.append(back)
     return backs
+
+
+def _paper_white(top: np.ndarray, area_mm, paper_mm) -> np.ndarray | None:
+    """The mat paper's white in the view from above (BGR): the bright end of the paper's pixels, which
+    cards, markers and print cover only in part."""
+    x0, y0 = (round((paper_mm[0] - area_mm[0]) * PX_PER_MM), round((paper_mm[1] - area_mm[1]) * PX_PER_MM))
+    x1, y1 = x0 + round(paper_mm[2] * PX_PER_MM), y0 + round(paper_mm[3] * PX_PER_MM)
+    paper = top[max(y0, 0):max(y1, 0), max(x0, 0):max(x1, 0)].reshape(-1, 3)
+    paper = paper[paper.max(axis=1) > 0]  # (what the picture shows of it)
+    return np.percentile(paper, 90, axis=0) if len(paper) else None
+
+
+def _paper_share(top: np.ndarray, area_mm, back: BackSeen, white: np.ndarray | None) -> float:
+    """The share of the middle of ``back``'s outline (its inner 60 %) as white as ``white``."""
+    if white is None:
+        return 0.0
+    a = math.radians(back.angle_deg)
+    ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    c = np.asarray(back.centre_mm)
+    middle = [c + sx * 0.3 * CARD_MM[0] * ex + sy * 0.3 * CARD_MM[1] * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    polygon = np.round((np.array(middle) - np.asarray(area_mm[:2])) * PX_PER_MM).astype(np.int32)
+    mask = np.zeros(top.shape[:2], np.uint8)
+    cv2.fillPoly(mask, [polygon], 255)
+    pixels = top[mask > 0]
+    if not len(pixels):
+        return 0.0
+    return float((pixels >= WHITE * white).all(axis=1).mean())
