@@ -87,28 +87,43 @@ class TableReader:
         area = visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy))
         if area is None:
             return placed
-        # a card found face up (named or not) has no back's outline round its middle, nor round its surest
-        # index (a Decktet card named from its whole face keeps no index). Its other index boxes may be
-        # a neighbour's index merged into it: a Pouches heap seen from afar, its 6H with the 8D's index
-        indices = [((x0 + x1) / 2, (y0 + y1) / 2) for c, s in placed if s.face_up for x0, y0, x1, y1 in c.indices[:1]]
-        face_up = calibration.to_table(np.array(indices, np.float64)).tolist() if indices else []
-        face_up += [s.center_mm for c, s in placed if s.face_up]
+        # a card named face up has no back's outline round its middle, nor round its surest index (a
+        # Decktet card named from its whole face keeps no index). Its other index boxes may be a
+        # neighbour's index merged into it: a Pouches heap seen from afar, its 6H with the 8D's index
+        named = [(c, s) for c, s in placed if s.face_up and s.card is not None]
+        face_up = [p for c, s in named for p in (s.center_mm, *_index_middles(c, calibration)[:1])]
         found = find_backs(frame, calibration, area, face_up, paper_mm=(-ox, -oy, pw, ph))
-        backs = []
+        backs, replaced = [], set()
         for back in found:
             corners = back.corners_mm()
             polygon = calibration.to_image(np.array(corners)).tolist()
-            if back.face_like:  # a face-up card the index stage missed: read it closer, never call it a back
+            if back.face_like:  # a face-up card the index stage missed or could not name: read it closer
                 card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+                # an unknown card with its middle or an index in the outline was this card, not read
+                outline = np.array(corners, np.float32)
+                unknown = {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
+                    cv2.pointPolygonTest(outline, tuple(map(float, p)), False) >= 0
+                    for p in [s.center_mm, *_index_middles(c, calibration)])}
+                if card.id is None and unknown:
+                    continue  # unknown either way: the index stage's reading stands
+                replaced |= unknown
                 backs.append((card, card_sighting(card, calibration)))
                 continue
             backs.append((CardSeen(BACK, back.filled, polygon),
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),
                                        round(back.angle_deg, 2), round(back.filled, 4))))
-        kept = [(c, s) for c, s in placed if s.face_up or not any(
-            math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found)]
+        kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
+            math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
+
+
+def _index_middles(card: CardSeen, calibration: TableCalibration) -> list[tuple[float, float]]:
+    """The middles of ``card``'s index boxes on the table (mm)."""
+    if not card.indices:
+        return []
+    middles = np.array([((x0 + x1) / 2, (y0 + y1) / 2) for x0, y0, x1, y1 in card.indices], np.float64)
+    return [tuple(p) for p in calibration.to_table(middles).tolist()]
 
 
 def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:

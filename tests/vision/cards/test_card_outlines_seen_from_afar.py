@@ -76,3 +76,11 @@ def test_outlines_of_face_up_cards_look_like_faces_and_backs_do_not(far_table):
     calibration = reader.read(frame, truth.t, recognise=False).track.calibration
     backs = find_backs(frame, calibration, visible_area(calibration, around=(210.0, 140.0)), paper_mm=paper)
     assert len(backs) == 9 and not any(b.face_like for b in backs), [round(b.paper, 2) for b in backs]
+
+
+def test_a_card_the_index_stage_could_not_name_is_named_from_the_closer_look():
+    # seed 1, 12.4 s: the JH just turned up, seen from 1.2 m, was an unknown card (one index boxed
+    # with the 4H's beside it); its outline, white inside, read closer names it, and the unknown goes
+    frame, truth, reader = _trial_frame(1, 12.4)
+    seen = _cards(reader.read(frame, truth.t).snapshot)
+    assert _cards(truth.snapshot)["JH"] == 1 and seen["JH"] == 1 and seen[None] == 0
