@@ -317,6 +317,9 @@ class CardRecogniser:
             also = [c.polygon for c in cards if c.confidence < SURE] + whole_face.outlines_of_indices(
                 [i for i, p in zip(indices, probs) if p.max() < SURE])
             cards = whole_face.with_whole_faces(cards, faces.read(image, also=also))
+            # cards of a fanned pile showing only an index, read as their neighbours lie
+            finds = [f for i in indices for f in (i, *i.get("alike", ()))] + faint
+            cards = whole_face.with_covered_indices(self, image, cards, finds)
         for back in backs:
             x0, y0, x1, y1 = back["box"]
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):

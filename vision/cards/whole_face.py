@@ -410,3 +410,162 @@ def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) < SAME_PLACE * diagonal:
         return True
     return cv2.isContourConvex(b.astype(np.float32)) and _overlap(a, b) >= 0.5
+
+
+# -- cards of a fanned pile, named from the one index each shows ---------------------------------
+
+# In a pile fanned so that a strip of every card shows (Deck Town's discards), a covered card's face
+# is mostly hidden: the whole-face net, which reads the face, names only the top card, and the index
+# detector finds the covered cards' indices (each shows the index along its uncovered edge) but, at
+# a few pixels across, boxes them loosely and misjudges their turn, so the classifier cannot name
+# them. A neighbouring card named from its whole face lies as they do: its outline gives the turn
+# and the size in pixels of an index beside it, and an index boxed and turned from it reads surely
+# (the demo's discards at frame 476: 0.9 to 1.0 each, where the detector's boxes read 0.2 to 0.9).
+COVERED_REACH = 1.0  # finds within this many card diagonals of a card named from its whole face
+# tried along the index, in index lengths: the detector's boxes are up to 0.4 off along it
+COVERED_SHIFTS = tuple(round(0.1 * k, 1) for k in range(-5, 6))
+COVERED_SURE = 0.9  # how surely such an index must name a card for the card to be added
+COVERED_RUN = 2  # at this many neighbouring places along the index at least (a box straddling two indices
+# may read a third card once: the demo's discards, an 'excuse' 0.95 between the Ace and the Consul)
+SAME_INDEX = 0.5  # reads whose middles lie this many index lengths apart read one index (a fan's next lies 0.8 away)
+INDEX_BOX_MM = (7.0, 37.0)  # a Decktet index's extent on the face (across, along the long side)
+SAME_CARD = 0.2  # a card whose middle lies this many diagonals from one laid out from its index is that card (a fan steps 0.3)
+
+
+def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list[dict]) -> list:
+    """``cards`` (``CardSeen``, after :func:`with_whole_faces`) with the Decktet cards of a fanned
+    pile that show only an index. Each index the detector found (``finds``: its boxes, faint ones
+    included) near a card named from its whole face is boxed and turned as the index of a card lying
+    as that one does (:func:`_index_box`), at a few places along the index (the detector's box is a
+    little off), and read by the index classifier of ``recogniser``
+    (:class:`~vision.cards.recognise.CardRecogniser`). Of the two ways up, the one whose card would
+    lie nearer the neighbour's middle is read: a covered card lies under its neighbours, its index
+    showing on the side away from them. A name read at :data:`COVERED_RUN` neighbouring places,
+    at one of them at least :data:`COVERED_SURE`, of a Decktet card seen nowhere else in the picture,
+    at an index no surer such read took, is that card, laid out from the index: the face's corner
+    the known distance from it, the card as large and turned as its neighbour."""
+    from vision.cards.classes import CLASSES, DECKS
+    from vision.cards.recognise import CardSeen
+
+    faces = [c for c in cards if c.whole_face and c.id in DECKS["decktet"]]
+    if not faces or not finds:
+        return cards
+    faces.sort(key=lambda c: -c.confidence)  # the surest read's outline is likeliest right
+    frames = [_face_frame(np.array(c.polygon, np.float64)) for c in faces]
+    places, axes = [], []  # per find: the index middles tried along it; the face's axes
+    sure = [np.array(c.polygon, np.float32) for c in faces if c.confidence >= COVERED_SURE]
+    for find in finds:
+        x0, y0, x1, y1 = find["box"]
+        middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
+        if any(cv2.pointPolygonTest(outline, (float(middle[0]), float(middle[1])), False) >= 0 for outline in sure):
+            continue  # an index of a card read surely (or a mark on its face): no covered card's
+        near = [f for f in frames if np.linalg.norm(middle - f[0]) < COVERED_REACH * f[3]]
+        if not near:
+            continue
+        centre, ex, ey, _ = near[0]
+        if np.linalg.norm(_card_middle(middle, -ex, -ey) - centre) < np.linalg.norm(_card_middle(middle, ex, ey) - centre):
+            ex, ey = -ex, -ey
+        places.append([middle + ey * s * INDEX_BOX_MM[1] for s in COVERED_SHIFTS])
+        axes.append((ex, ey))
+    if not places:
+        return cards
+    boxes = [_index_box(m, ex, ey) for ms, (ex, ey) in zip(places, axes) for m in ms]
+    turns = [float(np.degrees(np.arctan2(ex[1], ex[0]))) for ms, (ex, _) in zip(places, axes) for _ in ms]
+    probs, _ = recogniser._read(image, [{"box": b} for b in boxes], turns)
+    probs = probs.reshape(len(places), len(COVERED_SHIFTS), -1)
+    reads = []  # (how sure, name, find, place along it)
+    for n, row in enumerate(probs):
+        names = row.argmax(axis=1)
+        for k in range(len(row)):
+            run = [j for j in range(max(0, k - COVERED_RUN + 1), min(len(row), k + COVERED_RUN))
+                   if names[j] == names[k] and row[j].max() >= 0.5]
+            if row[k].max() >= COVERED_SURE and _longest_run(run, k) >= COVERED_RUN:
+                reads.append((float(row[k].max()), CLASSES[int(names[k])], n, k))
+    # the surest read of each index names it; other names read as surely at the same index are its
+    # alternatives, and share the confidence (the demo's Painter, 3 of Suns and Knots, read as the
+    # Castle, 7 of the same suits, as surely at a few pixels: the referee tells them apart)
+    reads.sort(key=lambda r: -r[0])
+    named: list[tuple[np.ndarray, dict[str, float], int, int]] = []  # middle, best read of each name, find, place
+    for p, name, n, k in reads:
+        if name not in DECKS["decktet"]:
+            continue
+        middle = places[n][k]
+        same = next((t for t in named if np.linalg.norm(middle - t[0]) < SAME_INDEX * INDEX_BOX_MM[1] * np.linalg.norm(axes[n][1])), None)
+        if same is None:
+            named.append((middle, {name: p}, n, k))
+        else:
+            same[1].setdefault(name, p)
+    seen = {c.id for c in cards}
+    cards = list(cards)
+    for middle, names, n, k in named:
+        name, p = next(iter(names.items()))
+        ex, ey = axes[n]
+        w, h = _card_mm()
+        at = _index_at_mm()
+        corner = middle - ex * at[0] - ey * at[1]  # the face's top-left
+        polygon = np.array([corner, corner + ex * w, corner + ex * w + ey * h, corner + ey * h], np.float32)
+        if name in seen:
+            # seen already: where it was read less surely from an outline elsewhere (the whole-face net
+            # reading the demo's Ace of Knots from an outline round it and the Consul over it), it lies here
+            same = [c for c in cards if c.id == name]
+            if not same or any(c.confidence >= p or _near(c.polygon, polygon) for c in same):
+                continue
+            cards = [c for c in cards if c.id != name]
+        seen.add(name)
+        # a card read less surely where this one lies (the whole-face net reads a covered card poorly: the
+        # demo's Painter, under two cards, as the Bard 0.87) is this one; the cards over it lie a fan's step away
+        cards = [c for c in cards if not (c.confidence < p and _near(c.polygon, polygon))]
+        total = sum(names.values())
+        alternatives = [(other, q / total) for other, q in names.items() if other != name]
+        cards.append(CardSeen(name, p * p / total, polygon.tolist(), alternatives, [_index_box(middle, ex, ey)]))
+    return cards
+
+
+def _near(outline, polygon: np.ndarray) -> bool:
+    """Whether a card's ``outline`` has its middle within :data:`SAME_CARD` diagonals of ``polygon``'s."""
+    apart = np.linalg.norm(np.mean(np.asarray(outline, np.float64), axis=0) - polygon.mean(axis=0))
+    return bool(apart < SAME_CARD * np.linalg.norm(polygon[2] - polygon[0]))
+
+
+def _longest_run(places: list[int], k: int) -> int:
+    """How many of the consecutive ``places`` run through ``k``."""
+    a = b = k
+    while a - 1 in places:
+        a -= 1
+    while b + 1 in places:
+        b += 1
+    return b - a + 1
+
+
+def _card_mm() -> tuple[float, float]:
+    from vision.cards.recognise import CARD_MM
+    return CARD_MM
+
+
+def _index_at_mm() -> tuple[float, float]:
+    """Where a Decktet index's middle lies on the face, from its top-left corner."""
+    from vision.cards.recognise import DECKTET_INDEX_CENTRE_MM
+    return DECKTET_INDEX_CENTRE_MM
+
+
+def _card_middle(index_middle: np.ndarray, ex: np.ndarray, ey: np.ndarray) -> np.ndarray:
+    """Where the card whose index's middle lies at ``index_middle`` has its own, on a face with axes ``ex``, ``ey``."""
+    (w, h), at = _card_mm(), _index_at_mm()
+    return index_middle + ex * (w / 2 - at[0]) + ey * (h / 2 - at[1])
+
+
+def _face_frame(polygon: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+    """A card's centre, its face's axes in picture pixels per millimetre (across, along the long
+    side), and its diagonal in pixels, from its outline (the face's top-left corner first, or its
+    bottom-right: the axes then point the other way)."""
+    w, h = _card_mm()
+    ex = ((polygon[1] - polygon[0]) + (polygon[2] - polygon[3])) / (2 * w)
+    ey = ((polygon[3] - polygon[0]) + (polygon[2] - polygon[1])) / (2 * h)
+    return polygon.mean(axis=0), ex, ey, float(np.linalg.norm(polygon[2] - polygon[0]))
+
+
+def _index_box(centre: np.ndarray, ex: np.ndarray, ey: np.ndarray) -> list[float]:
+    """The upright box round a Decktet index centred at ``centre`` on a face with axes ``ex``, ``ey``."""
+    a, b = INDEX_BOX_MM[0] / 2, INDEX_BOX_MM[1] / 2
+    corners = np.array([centre + ex * sx * a + ey * sy * b for sx in (-1, 1) for sy in (-1, 1)])
+    return [float(v) for v in (*corners.min(axis=0), *corners.max(axis=0))]
