@@ -50,7 +50,8 @@ had. This needs the table's mapping to pixels (``push``'s ``where``; the live pi
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
 reading only is not kept: a phantom that a reading once showed must be able to go. Nor is one the new
 reading shows moved a little (a new sighting of its kind lies on its old outline: a fan spread anew);
-its name read far away is no such proof (a misreading elsewhere must not make a card vanish).
+its name read far away is no such proof (a misreading elsewhere must not make a card vanish), but its
+name read on its old outline is (the card read a little further along a fan, not a second one beside it).
 """
 
 from __future__ import annotations
@@ -215,7 +216,8 @@ class Stabiliser:
             last = getattr(self._last_reading, kind)
             fresh = [s for s in getattr(reading, kind) if not _near(s, last, self.match_mm)]
             for old in getattr(before, kind):
-                if _near(old, kept[kind], self.match_mm) or _moved(kind, old, fresh):
+                if _near(old, kept[kind], self.match_mm) or _moved(kind, old, fresh) or \
+                        _seen_again(kind, old, getattr(reading, kind)):
                     continue
                 share = _changed_share(changed, _outline_px(kind, old, where) * scale)
                 if share is not None and share <= self.untouched_fraction:
@@ -472,6 +474,17 @@ def _moved(kind: str, old, now: tuple) -> bool:
         outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
         return any(cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
     return any(_distance(s.center_mm, old.center_mm) <= PIECE_RADIUS_MM for s in now)
+
+
+def _seen_again(kind: str, old, now: tuple) -> bool:
+    """Whether a card of ``old``'s name lies on it in the new sightings ``now``: the same card, read a
+    little further along (a fan's card placed from its one index, its turn read some degrees off,
+    shifts by more than the match distance from frame to frame), not a second card beside it."""
+    if kind != "cards" or old.card is None:
+        return False
+    outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
+    return any(s.card == old.card and s.face_up == old.face_up and
+               cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
 
 
 def _outline_px(kind: str, sighting, where: Where) -> np.ndarray:

@@ -129,12 +129,14 @@ def _index_middles(card: CardSeen, calibration: TableCalibration) -> list[tuple[
 def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting:
     """A card seen in the picture, placed on the table. A card seen by one index only (the other
     covered, as in a fan of cards) whose outline came out smaller than a card is laid out from that
-    index on the table instead (:func:`_from_index`). One larger than a card is laid out so only
+    index on the table instead (:func:`_from_index`); so is one seen at one corner by several boxes (its
+    index, and a box round a pip beside it that read its name too: the card's turn, read at that corner
+    alone, may be 20 or 30 degrees off, and the outline placed from it short of a card). One larger than a card is laid out so only
     when it is named surely (:data:`SURELY_NAMED`): the detector's box round a real index
     sometimes takes in a pip, and swells the outline; a find on court art or pips, named less
     surely, stays too large, and is no card."""
     corners = calibration.to_table(np.array(card.polygon, np.float64))
-    if card.id != BACK and len(card.indices) == 1 and (
+    if card.id != BACK and (len(card.indices) == 1 or _one_corner(card, calibration)) and (
             _undersized(corners) or (card.confidence >= SURELY_NAMED and not _card_sized(corners, True))):
         corners = _from_index(card, corners, calibration)
     centre = corners.mean(axis=0)
@@ -147,6 +149,23 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
         round((angle + 180) % 360 - 180, 2), round(float(card.confidence), 4),
         tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
 
+
+def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
+    """Whether a card named from several boxes was seen at one corner: none of them more than
+    :data:`ONE_CORNER_SIDES` times the larger box's side from another (its two corners lie about
+    four index lengths apart), the first (its surest) of an index's size on the table."""
+    def middle(b):
+        return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+
+    def side(b):
+        return max(b[2] - b[0], b[3] - b[1])
+    boxes = card.indices
+    return bool(boxes) and _index_sized(boxes[0], _name(card), calibration) and \
+        all(math.dist(middle(a), middle(b)) <= ONE_CORNER_SIDES * max(side(a), side(b))
+            for n, a in enumerate(boxes) for b in boxes[n + 1:])
+
+
+ONE_CORNER_SIDES = 1.5
 
 # How surely a card seen by one index must be named for an outline too large to be laid out from its index
 # (false finds on court pictures and pips were named 0.6 to 0.85 on the real and demo tables; session 4)
@@ -193,13 +212,15 @@ def index_sized(card: CardSeen, calibration: TableCalibration) -> bool:
     named from its whole face rests on no index: the boxes it keeps only say that it lies face up."""
     if not card.indices or card.whole_face:
         return True
-    length = index_length_mm(_name(card))
-    for x0, y0, x1, y1 in card.indices:
-        q = calibration.to_table(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
-        side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
-        if INDEX_SIZE[0] <= side / length <= INDEX_SIZE[1]:
-            return True
-    return False
+    return any(_index_sized(box, _name(card), calibration) for box in card.indices)
+
+
+def _index_sized(box, name: str, calibration: TableCalibration) -> bool:
+    """Whether a box in the picture is of the size of ``name``'s printed index on the table."""
+    x0, y0, x1, y1 = box
+    q = calibration.to_table(np.array([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], np.float64))
+    side = max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
+    return INDEX_SIZE[0] <= side / index_length_mm(name) <= INDEX_SIZE[1]
 
 
 # How far a sighting's outline on the table may differ from a real card's size: the outline is

@@ -240,3 +240,33 @@ def test_after_the_sixth_refill_the_pool_s_six_of_clubs_has_no_four_lying_on_it(
     def pool(cards):
         return sorted(str(c.card) for c in cards if c.face_up and layout.place(c.center_mm) == "pool")
     assert "4C" not in pool(read) and pool(read).count("6C") == pool(drawn).count("6C") == 1
+
+
+def _place(cards, layout, where):
+    return sorted(str(c.card) for c in cards if c.face_up and layout.place(c.center_mm) == where)
+
+
+@pytest.mark.parametrize("frame", [15 * FRAMES_PER_SHOT + 3, 15 * FRAMES_PER_SHOT + 5, 15 * FRAMES_PER_SHOT + 7])
+def test_after_the_fourth_refill_ann_s_nine_of_diamonds_seen_at_one_corner_is_a_card(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 15)  # the table after `reveal AH,5D,8C`
+    # the 9D's index (read 9D 0.96, its turn 26 degrees off) and a box round the 8D's pip beside it
+    # (read 9D 0.37) made a card whose outline, placed from that turn, came out 43 x 66 mm: no card.
+    # A card seen at one corner only is now laid out from its index, as one seen by a single index is
+    assert _place(read, layout, "collection/ann") == _place(drawn, layout, "collection/ann")
+
+
+@pytest.mark.parametrize("frame", [18 * FRAMES_PER_SHOT + 4, 18 * FRAMES_PER_SHOT + 7,
+                                   19 * FRAMES_PER_SHOT + 7, 21 * FRAMES_PER_SHOT + 7])
+def test_the_discarded_nine_of_hearts_covered_corner_is_no_seven_of_diamonds(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 18, 19, 21)  # after `discard 5D,6S 8H,9H` and on
+    # what shows of the 9H's bottom-right index by the 5D's edge read 7D 0.94 at a turn 104 degrees from
+    # the 9H's: a 7D lying across the discards (the referee saw the discard as two, and a card too many)
+    assert _place(read, layout, "discards") == _place(drawn, layout, "discards")
+
+
+@pytest.mark.parametrize("frame", [27 * FRAMES_PER_SHOT + 7, 27 * FRAMES_PER_SHOT + 9])
+def test_at_the_eighth_play_ann_s_ten_of_diamonds_in_her_fan_is_read(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 27)  # the table after `play JH AC`
+    # the TD's "10", about 10 px, showing 23 mm of the card: the detector's cell on it (0.50) was
+    # outscored by its neighbour's box round it and the 9S's spade (0.52), and the TD went unseen
+    assert _place(read, layout, "collection/ann") == _place(drawn, layout, "collection/ann")

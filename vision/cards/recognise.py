@@ -79,6 +79,10 @@ DIAGONAL_SEARCH_LENGTH = 0.45
 # much) or lie under it: where the lone index shows, such a find is its own card's covered corner, misread
 COVERED_LENGTH = 0.15
 COVERED_TURN_DEG = 20.0  # and the line turned as the lone index within this (a real 5S lying across a 4D: 27)
+# a cell outscored only by a neighbour whose box has at least this many times its side, by at most
+# this much, is a find of its own too (a fan's small index boxed by the next cell with a pip beside it)
+BESIDE_SIZE = 1.7
+BESIDE_TIE = 0.05
 
 
 class RecognitionError(RuntimeError):
@@ -166,6 +170,8 @@ class CardRecogniser:
         for channel in (0, 1):
             grid = heat[0, channel]
             peaks = (grid >= (FAINT if channel == 0 else FOUND)) & (grid == cv2.dilate(grid, np.ones((3, 3), np.uint8)))
+            if channel == 0:
+                peaks |= _peaks_beside_larger_boxes(grid, size[0].max(axis=0))
             for gy, gx in zip(*np.nonzero(peaks)):
                 cx, cy = (gx + 0.5) * STRIDE, (gy + 0.5) * STRIDE
                 if cx >= sw or cy >= sh:
@@ -378,6 +384,12 @@ class CardRecogniser:
                 # corner, by the 4H's edge, read 6D 0.14 at a turn 86 degrees from it, stood as an unknown
                 # card; it is paired only where it reads there surely, and the lone index keeps its name)
                 unnamed = j is not None and _named(probs[j][None])[0] < NAMED
+                # (or a lone found index turned crosswise to it, neither as it nor half round: it is paired only
+                # where it reads there surely as the lone index does, else it may be that index's covered corner
+                # misread, below -- the demo's discarded 9H's bottom-right corner by the 5D's edge, read 7D 0.94
+                # at a turn 104 degrees off; a card lying on this one's corner, turned as it, is left alone)
+                unnamed = unnamed or (j in lone and all(abs(_wrapped(t - indices[k]["turn"] - h)) > 2 * DIAGONAL_TURN_DEG
+                                                        for t in turns for h in (0.0, 180.0)))
                 if j != k and (half_round or same_name or unnamed) and _across_the_card(
                         indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
                     (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
@@ -551,6 +563,25 @@ def _suppress(finds: list[dict]) -> list[dict]:
         else:  # kept beside the find that outscored it (stage 2 reads it where that one reads unclearly)
             same["alike"].append(f)
     return kept
+
+
+def _peaks_beside_larger_boxes(grid: np.ndarray, log_side: np.ndarray) -> np.ndarray:
+    """The cells of ``grid`` (index scores) found (:data:`FOUND`) that only a neighbour with a much larger
+    box (:data:`BESIDE_SIZE` times the side) outscores, by at most :data:`BESIDE_TIE`: a small index
+    of a fan (a 10's, about 10 px) whose neighbouring cell boxes it with the pip beside it, about as
+    surely; the 3x3 peak would keep only the larger box. ``log_side``: the log of each cell's box's longer side."""
+    h, w = grid.shape
+    pad = np.pad(grid, 1, constant_values=-1.0)
+    pad_side = np.pad(log_side, 1, constant_values=0.0)
+    beaten_alike = np.zeros((h, w), bool)  # outscored by a neighbour of about its size, or by far
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dy == dx == 0:
+                continue
+            other = pad[1 + dy:1 + dy + h, 1 + dx:1 + dx + w]
+            larger = pad_side[1 + dy:1 + dy + h, 1 + dx:1 + dx + w] - log_side >= math.log(BESIDE_SIZE)
+            beaten_alike |= (other > grid) & (~larger | (other - grid > BESIDE_TIE))
+    return (grid >= FOUND) & ~beaten_alike
 
 
 def _one_thing(a: dict, b: dict) -> bool:

@@ -157,3 +157,15 @@ def test_min_votes_and_untouched_fraction_are_checked():
         Stabiliser(min_votes=0)
     with pytest.raises(ValueError, match="untouched_fraction"):
         Stabiliser(untouched_fraction=1.0)
+
+
+def test_a_card_read_further_along_a_fan_is_not_kept_where_it_was_read_before():
+    # the Mongoose demo's 9D, placed from its one index at a turn read some degrees off, came 16 mm from
+    # where the last readings put it, beside its fan neighbour (so no card new to the table): kept on
+    # its unchanged pixels as well, it stood twice in ann's collection and the game went no further
+    fan = lambda t: snapshot(t, [card("QH", *QH_AT), card("9H", 151, 108), card("7C", *SEVEN_AT)])
+    along = lambda t: snapshot(t, [card("QH", 144, 108), card("9H", 151, 108), card("7C", *SEVEN_AT)])
+    steps = _still(fan) + _hand(10) + _still(fan) + _hand(10) + _still(along)
+    moments = _run(Stabiliser(), steps)
+    assert sorted((c.card, c.center_mm) for c in moments[2].snapshot.cards) == [
+        ("7C", SEVEN_AT), ("9H", (151, 108)), ("QH", (144, 108))]
