@@ -32,6 +32,13 @@ Players correct the referee through methods that are events too: :meth:`relabel`
 :meth:`choose` an answer, :meth:`enter` an action the camera cannot see, :meth:`overrule` a
 violation, :meth:`undo` the last move. Every method returns the events it logged.
 
+A move the players say may come before the camera has seen the move it follows (a pass announced
+while the referee still waits for the table to settle). Entered with ``wait``, a move the rules
+refuse for now is *said*: it waits (a ``correction`` event ``say``), and is played the moment the
+rules allow it, between the camera's moves if need be (one look showing the move before it and the
+move after it reads as the three in order, where it would otherwise flag the move after it).
+:meth:`unsay` takes a waiting move back. The log keeps the moves waiting across a restart.
+
 The log alone rebuilds the session (:meth:`Session.resume`); a held violation or question is not
 restored, because the next snapshot raises it again.
 """
@@ -51,7 +58,7 @@ from referee.log import Event, LogError, PlaythroughLog, force, replay
 from referee.pyramids import Pyramid
 from referee.runs import first_moves
 from referee.snapshot import TableSnapshot
-from referee.verdict import IllegalAction
+from referee.verdict import IllegalAction, Verdict
 from referee.view import View
 
 MAX_CHAIN = 8  # moves one snapshot may show before the rest is left for the next
@@ -68,6 +75,15 @@ class Candidate:
 
     reading: Reading
     view: View
+
+
+@dataclass(frozen=True)
+class Said:
+    """A move the players entered that waits for the rules to allow it (``seq``: its ``say`` event)."""
+
+    seq: int
+    action: Action
+    verdict: Verdict  # why the rules refused it when it was said
 
 
 @dataclass(frozen=True)
@@ -97,6 +113,7 @@ class Session:
         self._pending: Pending | None = None
         self._snapshot: TableSnapshot | None = None
         self._relabels: list[_Relabel] = []
+        self._said: list[Said] = []
         events = log.events()
         if not events:
             started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -110,6 +127,7 @@ class Session:
             raise SessionError(f"{log.path} holds another game or position: resume it with Session.resume")
         self.state, self._history = replayed.state, list(replayed.history)
         self._outcome_logged = replayed.outcome_logged
+        self._said = _still_said(game, events)
         self._note_outcome(_Writer(log, None, None))  # a crash may have come between a move and its outcome
 
     # -- starting and resuming --
@@ -154,6 +172,11 @@ class Session:
     def last_snapshot(self) -> TableSnapshot | None:
         """The table as last read, with the players' relabels: the sightings ``relabel`` names."""
         return self._snapshot
+
+    @property
+    def said(self) -> tuple[Said, ...]:
+        """The moves the players said that wait for the rules to allow them, oldest first."""
+        return tuple(self._said)
 
     @property
     def moves(self) -> tuple[str, ...]:
@@ -214,15 +237,21 @@ class Session:
                 self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera")
             return write.events
 
-    def enter(self, action: Action, overrule: bool = False) -> list[Event]:
+    def enter(self, action: Action, overrule: bool = False, wait: bool = False) -> list[Event]:
         """Play an action the camera cannot see (a secret weapon choice, a card drawn into a hand).
         A table held as a violation, question or unrecognised change is read again after it: the
         move it waited for may have been this one (a pass announced after the next player moved).
         An action the rules refuse raises :class:`IllegalAction` and changes nothing, unless
         ``overrule`` says the players accept it anyway (:class:`SessionError` when even then the
-        game cannot play it)."""
+        game cannot play it), or ``wait`` says to hold it until the rules allow it (:attr:`said`;
+        behind moves said earlier that still wait, any move waits)."""
         with self._lock:
             verdict = self.state.check(action)
+            if wait and not overrule and (self._said or not verdict.legal):
+                write = _Writer(self.log, None, None)
+                event = write("correction", {"what": "say", **_reading_json(Reading(action, verdict))})
+                self._said.append(Said(event.seq, action, verdict))
+                return write.events
             if not verdict.legal and not overrule:
                 raise IllegalAction(action, verdict)
             if not verdict.legal:
@@ -241,6 +270,21 @@ class Session:
                 self._force(reading, None, write)
             if pending is not None and pending.seen is not None:  # the table it held may read now
                 self._judge(self._seen_again(pending.seen), write, "camera")
+            else:
+                self._take_said(write)
+            return write.events
+
+    def unsay(self, seq: int) -> list[Event]:
+        """Take back a said move that still waits (``seq``: its ``say`` event)."""
+        with self._lock:
+            said = next((s for s in self._said if s.seq == seq), None)
+            if said is None:
+                waiting = ", ".join(str(s.seq) for s in self._said) or "none"
+                raise SessionError(f"no said move {seq} waits (waiting: {waiting})")
+            self._said.remove(said)
+            write = _Writer(self.log, None, None)
+            write("correction", {"what": "unsay", "said": seq, "notation": str(said.action)})
+            self._take_said(write)  # the moves said after it may be playable now
             return write.events
 
     def overrule(self, index: int = 0) -> list[Event]:
@@ -288,6 +332,7 @@ class Session:
     # -- deciding --
     def _judge(self, seen: SeenView, write: _Writer, source: str) -> list[Event]:
         for _ in range(MAX_CHAIN):
+            self._take_said(write)
             expected = self.state.view()
             if self._pending is not None and self._pending.seen is not None and self._pending.seen.view == seen.view:
                 break  # raised already: the table has not changed since
@@ -367,6 +412,14 @@ class Session:
         firsts, complete = first_moves(self.state, seen.alternatives())
         return tuple(Candidate(Reading(f.action, self.state.check(f.action)), f.view) for f in firsts), complete
 
+    def _take_said(self, write: _Writer) -> None:
+        """Play the said moves that the rules allow now, oldest first."""
+        while self._said and self.state.check(self._said[0].action).legal:
+            said = self._said.pop(0)
+            reading = Reading(said.action, self.state.check(said.action))
+            write("correction", {"what": "enter", "said": said.seq, **_reading_json(reading)})
+            self._accept(reading, "hand", write)
+
     def _accept(self, reading: Reading, source: str, write: _Writer) -> None:
         before = self.state
         self.state = before.apply(reading.action)
@@ -439,6 +492,23 @@ class _Writer:
 def _reading_json(reading: Reading) -> dict:
     return {"action": reading.action.to_json(), "notation": str(reading.action),
             "verdict": reading.verdict.to_json()}
+
+
+def _still_said(game: Game, events) -> list[Said]:
+    """The said moves of a log that still wait: said, and neither played nor taken back since."""
+    from referee.log.replay import action_of
+
+    said: dict[int, Said] = {}
+    for event in events:
+        if event.kind != "correction":
+            continue
+        what = event.payload.get("what")
+        if what == "say":
+            said[event.seq] = Said(event.seq, action_of(game, event.payload),
+                                   Verdict.from_json(event.payload.get("verdict")))
+        elif what in ("enter", "unsay") and event.payload.get("said") in said:
+            del said[event.payload["said"]]
+    return list(said.values())
 
 
 def _as_expected_where_unsure(seen: SeenView, expected: View):

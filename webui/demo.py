@@ -4,8 +4,8 @@
 frame goes through the same vision (cards, pieces, stabilisation) and the same referee session a
 webcam's frames would. What a camera cannot see (a weapon named aloud, a card drawn into a pouch)
 is entered for the players, as they would enter it on the dashboard, just before the table that
-follows it comes into view (or, when the referee has yet to see the move before it, as soon as it
-has); and when the referee asks which of several moves was made (two moves the table cannot tell
+follows it comes into view, to wait where the referee has yet to see the move before it (the
+session plays it once the rules allow it); and when the referee asks which of several moves was made (two moves the table cannot tell
 apart), the players answer with the one they made. Paced by the wall clock, a slow machine skips
 frames rather than falling behind, as the live pipeline does with a real camera.
 """
@@ -21,8 +21,6 @@ import cv2
 from calibration.mats import mat_of, zones_of
 from referee import layouts
 from referee.log.events import Event
-from referee.session import SessionError
-from referee.verdict import IllegalAction
 from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
@@ -59,8 +57,6 @@ class DemoRunner(threading.Thread):
         self.vision = vision  # "real" (the models read each frame) or "simulated" (the renderer's truth)
         self.progress = DemoProgress(frames_total=source.demo.frames)
         self.pipeline = LivePipeline(reader, self._observe)
-        self._said: list[str] = []  # what the players said that the referee has yet to take
-        self._refusal: str | None = None  # why it refused the first of them, last time
 
     def status(self) -> dict:
         """The demo table as a camera's status (``"camera"`` of ``GET /api/games/<id>`` and the
@@ -111,8 +107,7 @@ class DemoRunner(threading.Thread):
             self.progress.error = f"{type(exc).__name__}: {exc}"
             raise
         finally:
-            if self._said:
-                self.progress.refused.append(self._refusal or f"{self._said[0]}: never entered")
+            self.progress.refused += [f"{said.action}: {said.verdict}" for said in self.live.session.said]
             self.progress.finished = True
             self._announce()
 
@@ -131,7 +126,6 @@ class DemoRunner(threading.Thread):
         self.progress.events.extend(events)
         if any(e.kind == "question" for e in events):
             events += self._answer()
-        self._enter_said()
         return events
 
     def _answer(self) -> list[Event]:
@@ -156,7 +150,9 @@ class DemoRunner(threading.Thread):
     def _enter_spoken(self, position: int) -> None:
         """Before shot ``position`` is read, the players say what its table cannot show: every line
         that led to it but the last (the one the camera sees), and the last too where the table
-        cannot show it (:meth:`referee.game.State.is_spoken`: Deck Town's deal)."""
+        cannot show it (:meth:`referee.game.State.is_spoken`: Deck Town's deal). What the referee
+        cannot play yet (it has yet to see the move before) waits in the session; what still waits
+        when the demo ends is reported as refused."""
         parse = self.live.game.actions.parse
         while self.progress.shots_entered < position:
             self.progress.shots_entered += 1
@@ -166,22 +162,8 @@ class DemoRunner(threading.Thread):
                 if line.illegal_rule is None:
                     action = parse(line.action)
                     if n + 1 < len(shot.lines) or state.is_spoken(action):
-                        self._said.append(line.action)
+                        self.progress.events.extend(self.live.enter(action, wait=True))
                     state = state.apply(action)
-        self._enter_said()
-
-    def _enter_said(self) -> None:
-        """Enter what the players said, in order. The referee refuses an entry while it has yet to
-        see the move before it (a slow camera): the players wait for it to catch up and try again
-        after the next table it reads. What is left when the demo ends was refused for good."""
-        while self._said:
-            try:
-                self.progress.events.extend(self.live.enter(self.live.game.actions.parse(self._said[0])))
-            except (IllegalAction, SessionError) as exc:
-                self._refusal = f"{self._said[0]}: {exc}"
-                return
-            self._said.pop(0)
-            self._refusal = None
 
 
 def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(1280, 720),

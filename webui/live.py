@@ -165,6 +165,8 @@ def summary(live: LiveGame) -> dict:
         "view": state.view().to_json(),
         "to_move": "table" if to_move == CHANCE else to_move,
         "pending": pending_json(live),
+        "said": [{"seq": s.seq, "notation": str(s.action), **verdict_json(s.verdict.to_json())}
+                 for s in live.session.said],
         "outcome": None if outcome is None else {**outcome.to_json(), "rule_url": _rule(outcome.rule).get("url")},
         "frame": f"/api/games/{live.id}/frame.jpg" if live.latest_frame() is not None else None,
         "pieces": pieces_json(live),
@@ -243,13 +245,24 @@ def choose(game_id: str):
 def enter(game_id: str):
     live = live_games().get(game_id)
     data = json_object()
-    only_fields(data, {"action", "overrule"})
+    only_fields(data, {"action", "overrule", "wait"})
     notation, anyway = text_field(data, "action"), bool_field(data, "overrule")
+    wait = bool_field(data, "wait")
+    if anyway and wait:
+        raise ApiError(400, "overrule and wait: choose one (play it now against the rules, or wait until they allow it)")
     try:
         action = live.game.actions.parse(notation)
     except (ActionParseError, ValueError) as exc:
         raise ApiError(400, f"action: {exc}") from None
-    return _events(live, live.enter(action, anyway))
+    return _events(live, live.enter(action, anyway, wait))
+
+
+@bp.post("/api/games/<game_id>/unsay")
+def unsay(game_id: str):
+    live = live_games().get(game_id)
+    data = json_object()
+    only_fields(data, {"said"})
+    return _events(live, live.unsay(int_field(data, "said")))
 
 
 @bp.post("/api/games/<game_id>/overrule")

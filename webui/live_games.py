@@ -120,8 +120,11 @@ class LiveGame:
     def choose(self, index: int) -> list[Event]:
         return self._run(self.session.choose, index)
 
-    def enter(self, action: Action, overrule: bool = False) -> list[Event]:
-        return self._run(self.session.enter, action, overrule)
+    def enter(self, action: Action, overrule: bool = False, wait: bool = False) -> list[Event]:
+        return self._run(self.session.enter, action, overrule, wait)
+
+    def unsay(self, seq: int) -> list[Event]:
+        return self._run(self.session.unsay, seq)
 
     def overrule(self, index: int = 0) -> list[Event]:
         return self._run(self.session.overrule, index)

@@ -38,6 +38,12 @@ def describe(event: Event) -> str:
             return f"players relabel {p.get('sighting')} from {p.get('was')} to {p.get('label')}"
         if what == "choose":
             return f"players answer question {p.get('question')}: {p.get('notation')}"
+        if what == "say":
+            return f"players say {p.get('notation')}; it waits until the rules allow it: " + _verdict(p)
+        if what == "unsay":
+            return f"players take back {p.get('notation')} (said at event {p.get('said')})"
+        if p.get("said") is not None:
+            return f"players' move {p.get('notation')}, said at event {p.get('said')}, is played now"
         return f"players enter {p.get('notation')} by hand"
     if kind == "overrule":
         return f"players overrule and play {p.get('notation')} anyway: " + _verdict(p)

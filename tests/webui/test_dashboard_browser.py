@@ -154,6 +154,32 @@ def test_a_game_started_from_the_page_is_played_to_its_winner_banner(browser, se
     page.close()
 
 
+def test_a_move_said_before_the_table_shows_the_one_it_follows_waits_on_the_page_and_is_played(browser, server):
+    server, _ = server
+    recorded = commands(FIGHT_BURY, 22)  # the nine reveals, then cat's order, said aloud, ...
+    assert recorded.commands[9].body == {"action": "order cat anticlockwise"}
+    game_id = api(f"{server}/api/games", {"game": "pouches", "edition": "1.9", "setup": recorded.setup,
+                                          "players": list(recorded.game.players)})["id"]
+    page = browser.new_page()
+    page.goto(f"{server}/play/{game_id}")
+    page.wait_for_selector("#live[data-connected=yes]", timeout=WAIT_MS)
+    page.fill("#enter-action", "order cat anticlockwise")  # before the camera has seen the heap turned up
+    page.click("#enter-form button[type=submit]")
+    waiting = page.locator("#said > li")
+    expect(waiting).to_have_count(1, timeout=WAIT_MS)
+    assert "order cat anticlockwise" in waiting.inner_text() and waiting.locator("a.rule").count() >= 1
+    page.fill("#enter-action", "order bob clockwise")  # a second thought, taken back
+    page.click("#enter-form button[type=submit]")
+    expect(waiting).to_have_count(2, timeout=WAIT_MS)
+    waiting.nth(1).locator("button.unsay").click()
+    expect(waiting).to_have_count(1, timeout=WAIT_MS)
+    for command in recorded.commands[:9]:  # the camera catches up: the order is played after the reveals
+        api(f"{server}/api/games/{game_id}/{command.kind}", command.body)
+    expect(page.locator("#said-box")).to_be_hidden(timeout=WAIT_MS)
+    expect(page.locator("#to-move")).to_have_text("cat to move", timeout=WAIT_MS)
+    page.close()
+
+
 def test_the_start_page_shows_what_is_wrong(browser, server):
     server, _ = server
     page = browser.new_page()

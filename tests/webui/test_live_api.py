@@ -267,6 +267,28 @@ def test_enter_plays_an_unseen_move_refuses_an_illegal_one_and_parses_notation(c
     assert client.get(f"/api/games/{game_id}").get_json()["moves"][-1] == "move cat 1,2"  # nothing changed
 
 
+def test_a_move_said_with_wait_waits_for_the_table_and_can_be_taken_back(client, recorded):
+    game_id = start(client, recorded)
+    said = post(client, f"/api/games/{game_id}/enter", {**recorded.commands[9].body, "wait": True})
+    assert said.status_code == 200 and kinds(said) == ["correction"]  # the heap is not turned up yet
+    waiting = said.get_json()["state"]["said"]
+    assert [(w["notation"], w["legal"]) for w in waiting] == [("order cat anticlockwise", False)]
+    assert waiting[0]["reasons"][0]["url"].startswith("/rules/pouches-1.9#")
+    for command in recorded.commands[:9]:  # the nine reveals: the order is played after the last
+        last = post(client, f"/api/games/{game_id}/{command.kind}", command.body)
+    assert [e["kind"] for e in last.get_json()["events"]][-3:] == ["move", "correction", "move"]
+    assert last.get_json()["state"]["said"] == [] and last.get_json()["state"]["to_move"] == "cat"
+    assert client.get(f"/api/games/{game_id}").get_json()["moves"][-1] == "order cat anticlockwise"
+    again = post(client, f"/api/games/{game_id}/enter", {"action": "order ann clockwise", "wait": True})
+    seq = again.get_json()["state"]["said"][0]["seq"]
+    taken = post(client, f"/api/games/{game_id}/unsay", {"said": seq})
+    assert taken.status_code == 200 and kinds(taken) == ["correction"] and taken.get_json()["state"]["said"] == []
+    assert post(client, f"/api/games/{game_id}/unsay", {"said": seq}).status_code == 409
+    assert post(client, f"/api/games/{game_id}/unsay", {"said": "1"}).status_code == 400
+    both = post(client, f"/api/games/{game_id}/enter", {"action": "order ann clockwise", "wait": True, "overrule": True})
+    assert both.status_code == 400 and "choose one" in both.get_json()["error"]
+
+
 def test_choose_without_a_question_is_a_conflict_and_index_must_be_a_number(client, recorded):
     game_id = start(client, recorded)
     assert post(client, f"/api/games/{game_id}/choose", {"index": 0}).status_code == 409

@@ -59,6 +59,19 @@ function drawProblem(pending) {
   }
 }
 
+/* The moves the players said that wait until the rules allow them, each with why and a way to take it back. */
+function drawSaid(said) {
+  document.getElementById("said-box").hidden = !said.length;
+  const list = document.getElementById("said");
+  list.replaceChildren();
+  for (const move of said) {
+    const takeBack = el("button", {type: "button", class: "unsay"}, "Take back");
+    takeBack.addEventListener("click", () => command("unsay", {said: move.seq}));
+    list.append(el("li", {"data-seq": move.seq}, el("strong", {}, move.notation), " waits: ",
+                   reasonsNode(move.reasons), takeBack));
+  }
+}
+
 function drawLog(log) {
   const list = document.getElementById("log");
   list.replaceChildren();
@@ -77,6 +90,7 @@ function draw(state) {
   toMove.textContent = state.outcome ? "game over" : state.to_move === "table" ? "the table shows what chance brings"
                                                    : `${state.to_move} to move`;
   drawProblem(state.pending);
+  drawSaid(state.said || []);
   const winner = document.getElementById("winner");
   winner.hidden = !state.outcome;
   if (state.outcome) {
@@ -286,7 +300,8 @@ document.getElementById("relabel-form").addEventListener("submit", (event) => {
 });
 document.getElementById("enter-form").addEventListener("submit", (event) => {
   event.preventDefault();
-  command("enter", {action: document.getElementById("enter-action").value});
+  command("enter", {action: document.getElementById("enter-action").value,
+                   wait: document.getElementById("enter-wait").checked});
 });
 
 /* -- the players' pieces: tokens and colours shown to the camera -- */

@@ -425,3 +425,55 @@ def test_a_pile_top_hidden_under_tokens_is_not_read_as_a_pass(tmp_path):
     table = dataclasses.replace(table, cards=tuple(c for c in table.cards if c.card != top))
     session = Session(game, state, layouts.for_game(game, zones(game)), PlaythroughLog.create(tmp_path / "p.sqlite"))
     assert session.observe(table) == [] and session.state == state
+
+
+def _before_the_step_stay_and_pick(tmp_path, name: str = "p.sqlite"):
+    """02-fight-bury before bob's step to 2,3, ann's stay (said aloud) and cat's pick at 1,2: a session
+    there, the three moves and the table after them."""
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:27]:
+        state = state.apply(game.actions.parse(line))
+    step, stay, pick = (game.actions.parse(line) for line in lines[27:30])
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / name))
+    return session, layout, (step, stay, pick), state.apply(step).apply(stay).apply(pick)
+
+
+def test_a_pass_said_before_the_camera_saw_the_move_it_follows_waits_and_is_played_in_turn(tmp_path):
+    session, layout, (step, stay, pick), after = _before_the_step_stay_and_pick(tmp_path)
+    before = session.state
+    with pytest.raises(IllegalAction):  # out of turn: bob has not stepped yet, as far as the referee knows
+        session.enter(stay)
+    said = session.enter(stay, wait=True)
+    assert kinds(said) == ["correction"] and said[0].payload["what"] == "say"
+    assert said[0].payload["verdict"]["legal"] is False and session.state == before
+    assert [(s.seq, str(s.action)) for s in session.said] == [(said[0].seq, "stay ann")]
+    events = session.observe(layout.show(1.0, after.view()))  # the step and the pick in one look
+    assert kinds(events) == ["action", "correction", "action", "action"]
+    assert [e.payload["notation"] for e in events if e.kind == "action"] == ["move bob 2,3", "stay ann", "pick cat 1,2"]
+    assert [e.payload["source"] for e in events if e.kind == "action"] == ["camera", "hand", "camera"]
+    assert events[1].payload["said"] == said[0].seq and session.said == () and session.state == after
+    assert replay(session.log.events()).state == after
+    from referee.log.words import describe  # as `tableside replay` prints them
+    assert describe(said[0]).startswith("players say stay ann; it waits until the rules allow it: illegal (")
+    assert describe(events[1]) == f"players' move stay ann, said at event {said[0].seq}, is played now"
+
+
+def test_a_said_move_waits_across_a_restart_and_can_be_taken_back(tmp_path):
+    session, layout, (step, stay, pick), after = _before_the_step_stay_and_pick(tmp_path)
+    seq = session.enter(stay, wait=True)[0].seq
+    behind = session.enter(step, wait=True)  # legal now, but said after a move that waits: it waits too
+    assert kinds(behind) == ["correction"] and [str(s.action) for s in session.said] == ["stay ann", "move bob 2,3"]
+    session.log.close()
+    resumed = Session.resume(tmp_path / "p.sqlite", lambda g: layout)
+    assert [(s.seq, str(s.action)) for s in resumed.said] == [(seq, "stay ann"), (behind[0].seq, "move bob 2,3")]
+    with pytest.raises(SessionError, match="no said move 999 waits"):
+        resumed.unsay(999)
+    taken = resumed.unsay(seq)  # ann did not pass after all: bob's step, said next, is played at once
+    assert kinds(taken) == ["correction", "correction", "action"]
+    assert taken[0].payload == {"what": "unsay", "said": seq, "notation": "stay ann"}
+    assert resumed.said == () and resumed.moves[-1] == "move bob 2,3"
+    events = resumed.observe(layout.show(2.0, after.view()))  # cat's pick, with ann not passed: out of turn
+    assert kinds(events) == ["violation"]
+    resumed.log.close()
+    assert Session.resume(tmp_path / "p.sqlite", lambda g: layout).said == ()
