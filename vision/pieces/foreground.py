@@ -19,6 +19,13 @@ PACK_AREA = 0.6
 PACKED_ALIKE = 20.0  # Lab distance (lightness counted half) within which a pixel has its neighbour pieces' colour
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
 TABLE_LIKE = 10.0  # Lab distance (lightness counted half) within which a blob's pixel looks like the table round it
+# where print that goes on past a blob is looked for round it (Foreground.print_round), in pixels of the half-size
+# frame: from past the blob's blurred edge (half piece, half table) to this far (past a pyramid's shadow); and the
+# share of that ring a pixel's colour must cover there to be print: the Deck Town demo's Mountain art's edge covered a
+# quarter, the blurred tips of a large pyramid a close camera sees (opened away from its blob) a hundredth
+# (2026-11-23, session 10)
+PRINT_RING = (1, 4)
+PRINT_SHARE_OF_RING = 0.1
 
 
 @dataclass
@@ -101,17 +108,75 @@ class Foreground:
         inside = blob_mask > 0
         if not (alike & inside).any():
             return None
-        rest = cv2.morphologyEx((inside & ~alike).astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
-        if n < 2:
+        return _largest_part(box, inside & ~alike)
+
+    def without_print(self, box: tuple[int, int, int, int], blob_mask: np.ndarray,
+                      printed: np.ndarray | None = None) -> tuple | None:
+        """The blob (``blob_mask`` 0/1 over ``box``) without the print round it that it took in
+        (:meth:`print_round`, or ``printed`` when already found), and without its other pixels of that print's
+        colours: its largest part, holes filled, as (box, mask) like the blob. None when it took in no print, or
+        nothing is left. (A pyramid standing at the corner of a card's art joins the art's edge, which stands out
+        there, into one blob that fits a larger pyramid.)"""
+        printed = self.print_round(box, blob_mask) if printed is None else printed
+        if not printed.any():
             return None
-        i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        px, py, pw, ph = (int(v) for v in stats[i, :4])
-        part = (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)
-        # a piece's own pixels that look like the table (a highlight on white plastic) stay: holes are filled
-        contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
-        return (x0 + px, y0 + py, x0 + px + pw, y0 + py + ph), part
+        # the print found round the blob goes on inside it, away from the ring: the blob's pixels of its colours
+        x0, y0, x1, y1 = box
+        weight = np.array([0.5, 1.0, 1.0], np.float32)
+        lab = self.lab[y0:y1, x0:x1].astype(np.float32) * weight
+        inside = blob_mask > 0
+        ink = np.unique(np.round(lab[printed]), axis=0)
+        alike = np.zeros(inside.shape, bool)
+        alike[inside] = (((lab[inside][:, None, :] - ink[None, :, :]) ** 2).sum(-1) < TABLE_LIKE ** 2).any(axis=1)
+        return _largest_part(box, inside & ~(printed | alike))
+
+    def _solid(self) -> np.ndarray:
+        """The mask with every blob's holes filled (kept for the frame)."""
+        solid = self.__dict__.get("_solid_mask")
+        if solid is None:
+            solid = self.mask.copy()
+            contours, _ = cv2.findContours(solid, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            cv2.drawContours(solid, contours, -1, 255, cv2.FILLED)
+            self.__dict__["_solid_mask"] = solid
+        return solid
+
+    def print_round(self, box: tuple[int, int, int, int], blob_mask: np.ndarray) -> np.ndarray:
+        """Which pixels of a blob (``blob_mask`` 0/1 over ``box``) are coloured print that goes on round it: the
+        pixels whose colour is within ``TABLE_LIKE`` (Lab, lightness counted half) of a pixel just round the blob
+        (``PRINT_RING``, past the blurred pixel at its edge) that stands out from nothing, and whose hue is more
+        than ``CHROMA_BAR`` from the background's. A bool mask over ``box``.
+
+        A card's art is smaller than the median's window, so where its panel meets the card's white border the
+        background is paler than the print and the print's edge stands out; further in, the same print does not.
+        A piece's plastic has a colour of its own: it is not found round it. (Grey or white plastic, or clear
+        plastic showing the table, is never taken for print: its hue is the background's.)"""
+        x0, y0, x1, y1 = box
+        h, w = self.mask.shape
+        inside = blob_mask > 0
+        out = np.zeros(inside.shape, bool)
+        lab = self.lab[y0:y1, x0:x1].astype(np.float32)
+        d = lab[..., 1:] - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
+        coloured = inside & (np.hypot(d[..., 0], d[..., 1]) > CHROMA_BAR)
+        if not coloured.any():
+            return out
+        edge, far = PRINT_RING
+        X0, Y0, X1, Y1 = max(x0 - far, 0), max(y0 - far, 0), min(x1 + far, w), min(y1 + far, h)
+        blob = np.zeros((Y1 - Y0, X1 - X0), np.uint8)
+        blob[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = blob_mask
+        outer = cv2.dilate(blob, np.ones((2 * far + 1,) * 2, np.uint8)) > 0
+        blurred = cv2.dilate(blob, np.ones((2 * edge + 1,) * 2, np.uint8)) > 0
+        # round it, outside everything that stands out, holes and all: a hole in a blob may be plastic that did not
+        # stand out (the middle of a packed supply)
+        ring = outer & ~blurred & (self._solid()[Y0:Y1, X0:X1] == 0)
+        if not ring.any():
+            return out
+        weight = np.array([0.5, 1.0, 1.0], np.float32)
+        round_colours = self.lab[Y0:Y1, X0:X1][ring].astype(np.float32) * weight
+        pixels = lab[coloured] * weight
+        # for each coloured pixel, the share of the ring round the blob that has its colour
+        share = (((pixels[:, None, :] - round_colours[None, :, :]) ** 2).sum(-1) < TABLE_LIKE ** 2).mean(axis=1)
+        out[coloured] = share >= PRINT_SHARE_OF_RING
+        return out
 
     def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12,
                      hues: int = 1) -> list:
@@ -143,6 +208,22 @@ class Foreground:
                  if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
         return [parts[k] for k in alone]
 
+
+
+def _largest_part(box: tuple[int, int, int, int], keep: np.ndarray) -> tuple | None:
+    """The largest part of ``keep`` (bool over ``box``) once opened, holes filled, as (box, mask); None if none."""
+    x0, y0 = box[:2]
+    rest = cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    if n < 2:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    px, py, pw, ph = (int(v) for v in stats[i, :4])
+    part = (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)
+    # a piece's own pixels that look like the table (a highlight on white plastic) stay: holes are filled
+    contours, _ = cv2.findContours(part, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    cv2.drawContours(part, contours, -1, 1, cv2.FILLED)
+    return (x0 + px, y0 + py, x0 + px + pw, y0 + py + ph), part
 
 
 def _colour_groups(colours: np.ndarray, inside: np.ndarray, groups: int) -> np.ndarray | None:

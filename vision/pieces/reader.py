@@ -19,7 +19,9 @@ colour the game has not is no reading, and two pyramid sightings at one spot are
 When the game has fewer dice than were found, the best matching faces are its dice and the other
 candidates are read again as pyramids (a pyramid's printed pips can look like a face). Where the
 game's variant lays pyramids on their sides, a blob no standing pyramid fits well is also fitted
-with a lying one, every way round, which gives its ``pointing_deg``.
+with a lying one, every way round, which gives its ``pointing_deg``. Card print stands out beside the
+pieces where a card's art meets its white border: the print whose colour goes on round a blob
+(:meth:`Foreground.print_round`) is no piece, and a blob that took some in is read without it.
 
     reader = PieceReader(calibration, tokens=registry, dice_in_play=1, flat_print_mm=markers_print_mm(mat))
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
@@ -74,6 +76,15 @@ TRIM_GAIN = 0.05
 # ... and only when at least this share of what is taken off lies outside the outline fitted to the whole blob: bare
 # table lies beside the piece, while pale plastic taken for the table (a white pyramid on a light table) lies within
 TRIM_OUTSIDE = 0.15
+# a blob at least this share of which is print that goes on round it (Foreground.print_round), and that no piece fits
+# as closely as a pack's part must (PART_IOU), is print: only what is left without it may be a piece; one with at least
+# PRINT_SOME of it that a piece fits loosely (under TRIM_GATE) is also read without it (and its other pixels of the
+# print's colours) when a piece then fits clearly better (TRIM_GAIN). Set on 2026-11-23, session 10, on the Deck Town
+# demo: the Mountain card's art edge read as a yellow small (0.9 of its blob print, fitted at 0.59 to 0.64), the red
+# small at the Battle art's corner read as a large with the art (0.1 of its blob); the pieces read right on the demos,
+# the bench's piece tables and Deck Town boards had at most 0.45 (and a few pixels of a stack's blurred skirt, 0.003)
+PRINT_SHARE = 0.5
+PRINT_SOME = 0.05
 LYING_GATE = 0.8  # a blob a standing pyramid fits worse than this may be one lying on its side (set by hand)
 LYING_MARGIN = 0.08  # by how much more of its blob a lying pyramid must cover than a standing one (set by hand)
 LYING_TURNS = tuple(float(a) for a in range(0, 360, 15))
@@ -242,8 +253,8 @@ class PieceReader:
             blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
                         (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
             before = out.count
-            self._read_blob(image, fg, blob, out)
-            if out.count == before:
+            printed = self._read_blob(image, fg, blob, out)
+            if out.count == before and not printed:  # (print is not taken apart: its parts are print too)
                 # nothing fits the blob: a coloured piece may have merged with something grey beside it
                 # (a marker, a card's border, the mat's edge); each coloured part is read on its own
                 parts = fg.colour_parts(blob.box, blob.mask)
@@ -334,7 +345,7 @@ class PieceReader:
                     min_iou: float = PART_IOU) -> PiecesReading:
         """What one part of a pack reads as, on its own (nothing when no piece fits it at ``min_iou``)."""
         reading = PiecesReading([], [], [], [])
-        self._read_blob(image, fg, part, reading, may_be_die=may_be_die, min_iou=min_iou)
+        self._read_blob(image, fg, part, reading, may_be_die=may_be_die, min_iou=min_iou, in_pack=True)
         return reading
 
     def _read_clusters(self, image: np.ndarray, fg: Foreground, part: Blob,
@@ -550,17 +561,40 @@ class PieceReader:
         return float(cv2.contourArea(cv2.convexHull(px.astype(np.float32))))
 
     def _read_blob(self, image, fg: Foreground, blob: Blob, out: PiecesReading, may_be_die: bool = True,
-                   min_iou: float = MIN_IOU) -> None:
+                   min_iou: float = MIN_IOU, in_pack: bool = False) -> bool:
         """Read one blob into ``out``: the piece whose outline fits it best, when it fits at least ``min_iou``.
 
-        A blob a piece fits, but not closely, may hold table beside its piece: between pieces standing close,
+        A blob may hold the edge of a card's print, which stands out where the card's border pales the
+        background (:meth:`Foreground.print_round`: print whose colour goes on round the blob). When most of the
+        blob is such print (``PRINT_SHARE``) and no piece fits it as closely as a pack's part must (``PART_IOU``),
+        only what is left without it may be a piece, and the blob is not taken apart further; when a piece fits the
+        blob, but not closely, it is read without the print when a piece then fits clearly better (by
+        ``TRIM_GAIN``): a pyramid at the corner of a card's art, whose blob took in the art's edge and fitted a
+        larger pyramid. (Not for a part of a pack, ``in_pack``: its neighbours, not all of which stood out, lie
+        round it.)
+
+        A blob a piece fits, but not closely, may also hold table beside its piece: between pieces standing close,
         the background median takes their colour, and the bare table there stands out. Without the pixels that
         look like the table round the blob (:meth:`Foreground.without_table`), it is read instead when a
         piece then fits it clearly better (by ``TRIM_GAIN``) and what was taken off lay partly beside the piece
-        fitted to the whole blob (``TRIM_OUTSIDE``), not all within it (a white pyramid's own plastic)."""
+        fitted to the whole blob (``TRIM_OUTSIDE``), not all within it (a white pyramid's own plastic).
+
+        Returns whether the blob was mostly print."""
         fits = self._fit_blob(blob, may_be_die)
         if fits is None:
-            return
+            return False
+        mostly = False
+        if not in_pack:
+            printed = fg.print_round(blob.box, blob.mask)
+            # (a piece fits print loosely, as it fits the parts print comes apart into: a blob that a piece fits
+            # as closely as a pack's part must is that piece, though the median took in some of its plastic)
+            mostly = bool(printed.sum() >= PRINT_SHARE * blob.area and fits[0][0] < PART_IOU)
+            if mostly or (printed.sum() >= PRINT_SOME * blob.area and min_iou <= fits[0][0] < TRIM_GATE):
+                better = self._without_print(fg, blob, printed, may_be_die)
+                if better is not None and (mostly or better[1][0][0] >= fits[0][0] + TRIM_GAIN):
+                    blob, fits = better
+                elif mostly:
+                    return True
         if min_iou <= fits[0][0] < TRIM_GATE:  # only a piece's fit is bettered: print cut down is never made one
             trimmed = fg.without_table(blob.box, blob.mask)
             if trimmed is not None and _outside_share(blob, trimmed, fits[0][3]) < TRIM_OUTSIDE:
@@ -569,6 +603,22 @@ class PieceReader:
             if trimmed_fits is not None and trimmed_fits[0][0] >= fits[0][0] + TRIM_GAIN:
                 blob, fits = Blob(*trimmed), trimmed_fits
         self._read_fitted(image, fg, blob, fits, out, may_be_die, min_iou)
+        return mostly
+
+    def _without_print(self, fg: Foreground, blob: Blob, printed: np.ndarray, may_be_die: bool) -> tuple | None:
+        """``blob`` without the print it took in (:meth:`Foreground.without_print`; ``printed``: the print found
+        round it), or that part's part of one colour (:meth:`Foreground.colour_parts`, ``HUES`` of them: print of
+        another colour inside the blob, such as a dot of the art the pyramid stands beside), whichever a piece fits
+        best: (part, its fits), or None when nothing is left that a piece may fit."""
+        rest = fg.without_print(blob.box, blob.mask, printed)
+        if rest is None:
+            return None
+        best = None
+        for part in [rest, *fg.colour_parts(*rest, hues=HUES)]:
+            fits = self._fit_blob(Blob(*part), may_be_die)
+            if fits is not None and (best is None or fits[0][0] > best[1][0][0]):
+                best = (Blob(*part), fits)
+        return best
 
     def _fit_blob(self, blob: Blob, may_be_die: bool) -> list[tuple[float, str, object, Fit]] | None:
         """Every piece's outline fitted to ``blob``, as (score, kind, what, fit), best first; None when the blob is

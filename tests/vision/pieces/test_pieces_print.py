@@ -1,0 +1,92 @@
+"""Card print that stands out beside the pieces: where a card's art meets its white border the background median is
+paler than the art, so the art's edge stands out like a piece (Deck Town demo, session 10: a yellow small read on
+the Mountain card where none stands, and the red small at the corner of the Battle card's art read as a large with
+the art's edge). Print goes on round such a blob; a piece's plastic does not (:meth:`Foreground.print_round`)."""
+
+import math
+
+import cv2
+import numpy as np
+
+from vision.pieces.foreground import Foreground
+from vision.pieces.trials import match
+
+from tests.vision.pieces.test_pieces_demo import _read_shot
+
+TABLE = (200, 128, 128)  # Lab (OpenCV scaling): a pale grey table, a card's white border
+TAN = (160, 134, 156)  # the Mountain card's art
+RED = (60, 156, 142)  # a red pyramid
+
+
+def _scene(draw, stands_out):
+    """A table with things drawn on it (Lab), the background median the table everywhere, and as foreground only
+    what ``stands_out`` draws (a blob)."""
+    lab = np.full((60, 90, 3), TABLE, np.uint8)
+    draw(lab)
+    mask = np.zeros((60, 90), np.uint8)
+    stands_out(mask)
+    return Foreground(lab, np.full_like(lab, TABLE), mask, np.array([230, 128, 128], np.float32)), mask
+
+
+def _blob(mask):
+    ys, xs = np.nonzero(mask)
+    box = (int(xs.min()), int(ys.min()), int(xs.max()) + 1, int(ys.max()) + 1)
+    return box, (mask[box[1]:box[3], box[0]:box[2]] > 0).astype(np.uint8)
+
+
+def test_the_edge_of_a_cards_art_that_stands_out_is_print_and_a_piece_is_not():
+    def draw(lab):
+        cv2.rectangle(lab, (10, 10), (40, 40), TAN, -1)  # the art, wider than the strip of it that stands out
+        cv2.circle(lab, (70, 30), 5, RED, -1)  # a piece on the bare table
+
+    def edge(mask):
+        cv2.rectangle(mask, (35, 12), (40, 38), 255, -1)
+
+    fg, _ = _scene(draw, edge)
+    box, blob = _blob(fg.mask)
+    assert fg.print_round(box, blob)[blob > 0].all()  # the art goes on past the strip
+    assert fg.without_print(box, blob) is None  # and nothing of it is left
+
+    def piece(mask):
+        cv2.circle(mask, (70, 30), 5, 255, -1)
+
+    fg, _ = _scene(draw, piece)
+    box, blob = _blob(fg.mask)
+    assert not fg.print_round(box, blob).any()
+
+
+def test_a_piece_at_the_corner_of_a_cards_art_comes_apart_from_the_art_it_took_in():
+    def draw(lab):
+        cv2.rectangle(lab, (10, 10), (50, 40), TAN, -1)
+        cv2.circle(lab, (16, 34), 6, RED, -1)  # standing on the art's corner
+
+    def art_corner_and_piece(mask):
+        cv2.rectangle(mask, (10, 22), (18, 40), 255, -1)  # the art's corner stands out, and the piece
+        cv2.circle(mask, (16, 34), 6, 255, -1)
+
+    fg, _ = _scene(draw, art_corner_and_piece)
+    box, blob = _blob(fg.mask)
+    printed = fg.print_round(box, blob)
+    assert printed.any()
+    (x0, y0, x1, y1), rest = fg.without_print(box, blob)
+    m = cv2.moments(rest, binaryImage=True)
+    centre = (x0 + m["m10"] / m["m00"], y0 + m["m01"] / m["m00"])
+    assert math.dist(centre, (16, 34)) < 1.5 and abs(rest.sum() - np.pi * 36) < 0.3 * np.pi * 36  # the piece
+
+
+def _nothing_there(pyramids, objects):
+    truth = [(o.pose["x"], o.pose["y"]) for o in objects if o.kind == "pyramid" and o.visible >= 0.2]
+    return [s for s in pyramids if all(math.dist(s.center_mm, t) >= 15.0 for t in truth)]
+
+
+def test_no_pyramid_is_read_on_the_mountain_cards_art_and_the_battles_red_small_is_a_small():
+    # Deck Town demo, shot 12 (after bob's second spawn): the Mountain (0,0) holds ann's red small, the Battle
+    # (-1,0) the red small ann moved there. Before: a yellow small was read on the Mountain's art (shots 7 to 22)
+    # and the Battle's small was read as a red large (shots 11 to 22): the referee saw an illegal spawn
+    rendering, (pyramids, dice, tokens), _ = _read_shot("deck-town", 12)
+    assert _nothing_there(pyramids, rendering.objects) == []
+    on_cards = [(truth, seen) for truth, seen, _ in match(pyramids, rendering.objects, "pyramid")
+                if 50 < truth.pose["y"] < 250]  # the board, not the supplies beside it
+    assert len(on_cards) == 4  # two red smalls (Mountain, Battle), two yellow smalls (Sailor)
+    assert sorted("+".join(map(str, seen.stack)) for _, seen in on_cards if seen is not None) == \
+        ["red1", "red1", "yellow1", "yellow1"]
