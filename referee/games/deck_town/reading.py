@@ -27,7 +27,7 @@ from referee.games.deck_town.actions import (Attack, Build, Discard, Draw, Fly, 
 
 def interpret(state, after: View) -> tuple[Reading, ...]:
     before = state.view()
-    if before == after or state.phase in ("deal", "over"):
+    if before == after or state.phase in ("deal", "over") or not _all_known(after):
         return ()
     readings = []
     seen = set()
@@ -65,6 +65,25 @@ def _same(state, action, predicted: View, after: View) -> bool:
             continue
         if predicted.get(place) != after.get(place):
             return False
+    return True
+
+
+def _all_known(view: View) -> bool:
+    """Whether every thing in ``view`` is a Deck Town thing: a Decktet card or a back where cards lie,
+    pyramids (``red1+red2``) elsewhere. A thing vision could not name (``?``), or a standard card,
+    explains no move: the referee then reads the table another way, or not at all."""
+    for place, contents in view.items():
+        for n, item in enumerate(contents):
+            if place in ("discard", "deck") or place.startswith(("hand/", "reveal/")) or (
+                    place.startswith("board/") and n == 0):
+                if item != "back" and item not in CATALOGUE:
+                    return False
+                continue
+            try:
+                for part in item.split("+"):
+                    Pyramid.parse(part)
+            except ValueError:
+                return False
     return True
 
 

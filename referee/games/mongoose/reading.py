@@ -11,7 +11,8 @@ deck are out of sight). Every card that changed place between two views says wha
 A reading is offered even when the rules forbid it, with the verdict that says why ("4H went to
 ann, but ... votes in two directions cancel, so it stays in the pool"). A change that mixes kinds,
 or moves cards no action moves (a card from the pool to the discards, a play revealed on one side
-only), is read as nothing: an empty tuple.
+only), is read as nothing: an empty tuple. So is a change showing a thing outside the deck (a card
+vision could not name, ``?``, or a joker): it explains no move.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from referee.game import Reading
 from referee.view import View
 
 from referee.games.mongoose.actions import Capture, Discard, Play, Reveal
-from referee.games.mongoose.deck import arranged
+from referee.games.mongoose.deck import DECK, arranged
 
 
 def interpret(state, after: View) -> tuple[Reading, ...]:
@@ -35,7 +36,7 @@ def read(state, after: View):
     if was is None or now is None:
         return None
     moved = {card: (was.get(card), now.get(card)) for card in set(was) | set(now) if was.get(card) != now.get(card)}
-    if not moved:
+    if not moved or not set(moved) <= DECK:
         return None
     names = state.names
     kinds = {(_kind(a), _kind(b)) for a, b in moved.values()}
