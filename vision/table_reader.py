@@ -29,6 +29,7 @@ from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
 
 SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
+LOOKS_AGAIN = 4  # cards of the last frame, no longer found, looked at again closer in one frame (60-100 ms each)
 
 # Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
 PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
@@ -55,12 +56,15 @@ class TableReader:
     # view; used only until the mat's markers are first seen, which then take over.
     fallback: TableCalibration | None = None
     _tracker: MatTracker | None = None
+    # the cards of the last frame read, for a second look where one of them is no longer found
+    _previous: list = field(default_factory=list, repr=False)
 
     def read(self, frame: np.ndarray, t: float, recognise: bool = True) -> FrameReading:
         """The frame's snapshot at time ``t``; with ``recognise`` False only the mat is tracked (the
         snapshot is None): a frame in motion, whose reading the stabiliser would throw away."""
         if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
+            self._previous = []
         markers = detect_markers(frame)
         track = self._tracker.update(markers)
         if track.calibration is None and self.fallback is not None \
@@ -74,9 +78,35 @@ class TableReader:
         seen = [c for c in seen if index_sized(c, track.calibration)]
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
         placed = self._with_backs(frame, track.calibration, [(c, s) for c, s in placed if card_sized(s)])
+        placed += self._looked_again(frame, track.calibration, placed)
+        self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
+
+    def _looked_again(self, frame: np.ndarray, calibration: TableCalibration,
+                      placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
+        """The cards named by a closer look (:func:`read_closer`) where a card of the last frame read
+        lies no more, and nothing was found instead: a back just turned up, its face white on a white
+        mat (no outline to find) and its index too small for the detector, would go unread. At most
+        :data:`LOOKS_AGAIN` places a frame; a name already on the table is no new card (a card
+        slid a little, its middle still on its old outline)."""
+        names = {s.card for _, s in placed}
+        gone = [old for _, old in self._previous
+                if not any(math.dist(old.center_mm, s.center_mm) < SAME_CARD_MM for _, s in placed)]
+        found = []
+        for old in gone[:LOOKS_AGAIN]:
+            # a card's length round its middle, whichever way it lies (an outline laid out from one
+            # index may be turned a quarter off: the cut-out would miss the indices at its ends)
+            half = CARD_MM[1] / 2
+            square = [(old.center_mm[0] + dx, old.center_mm[1] + dy) for dx, dy in
+                      ((-half, -half), (half, -half), (half, half), (-half, half))]
+            polygon = calibration.to_image(np.array(square, np.float64)).tolist()
+            card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+            if card.id not in (None, BACK) and card.id not in names:
+                names.add(card.id)
+                found.append((card, card_sighting(card, calibration)))
+        return found
 
     def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:

@@ -84,3 +84,16 @@ def test_a_card_the_index_stage_could_not_name_is_named_from_the_closer_look():
     frame, truth, reader = _trial_frame(1, 12.4)
     seen = _cards(reader.read(frame, truth.t).snapshot)
     assert _cards(truth.snapshot)["JH"] == 1 and seen["JH"] == 1 and seen[None] == 0
+
+
+def test_a_card_turned_up_white_on_the_white_mat_is_found_by_a_second_look_where_its_back_was():
+    # seed 12, 2.2 s: the first card of the heap turned up, over-lit, white on the white mat: no
+    # outline to find, its index too small for the detector. The reader that saw its back there a
+    # moment before looks again, closer, where that back no longer is
+    frame, truth, _ = _trial_frame(12, 2.2)
+    assert _cards(truth.snapshot)["9S"] == 1
+    _, _, alone = _trial_frame(12, 2.2)
+    assert _cards(alone.read(frame, truth.t).snapshot)["9S"] == 0  # one frame alone: not found
+    before, earlier, reader = _trial_frame(12, 0.4)
+    assert _cards(reader.read(before, earlier.t).snapshot) == Counter({"back": 9})
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
