@@ -18,6 +18,11 @@ state knows; :mod:`.tabletop`):
   pile, fanned along +x so that the bottom card lies furthest toward -x.
 * a pyramid not on a card belongs to the supply of the player who plays its colour, wherever it
   stands on the table (colours say whose it is better than seats do).
+* no pyramid is ever put on the discard pile: the game puts pyramids on the town's cards and in
+  the supplies, and one on the pile would hide its cards. A pyramid seen within the outline of a
+  card of the pile is that card's art (the Painter's red disc, on the demo's pile, fits a small
+  pyramid): unplaced, as print. (A revealed card is not so kept clear: it is laid down in the
+  player's area, where their supply may stand.)
 * anything beyond 12 cells, and a pyramid of a colour nobody plays, is unplaced.
 
 The town lies round the middle of the mat's ``play-area`` zone (without zones, an A4 mat's),
@@ -55,6 +60,7 @@ class DeckTownLayout:
         for place, cards in places.items():
             add_cards(out, place, cards, one=place.startswith("board/"))
         owners = dict(zip(state.colours, self.players))
+        pile = places.get("discard", [])
         for sighting in snapshot.pyramids:
             label = "+".join(str(p) for p in sighting.stack)
             where = survey.where(sighting.center_mm)
@@ -63,6 +69,10 @@ class DeckTownLayout:
                 place = on
             elif where.kind == "off":
                 out.unplaced(describe("pyramids", label, sighting.center_mm) + ": off the play area")
+                continue
+            elif (under := next((c for c in pile if _within(sighting.center_mm, c.corners_mm)), None)) is not None:
+                out.unplaced(describe("pyramids", label, sighting.center_mm) + f": on the discard pile's "
+                             f"{card_label(under) or 'unread card'}, where no pyramid goes (its print)")
                 continue
             elif sighting.colour in owners:
                 place = f"supply/{owners[sighting.colour]}"
@@ -82,6 +92,13 @@ class DeckTownLayout:
             return "discard" if face_up else "deck"
         player = self.players[where.seat]
         return f"reveal/{player}" if face_up else f"hand/{player}"
+
+
+def _within(point, corners) -> bool:
+    """Whether ``point`` lies inside the convex outline ``corners`` (either way round)."""
+    sides = [(bx - ax) * (point[1] - ay) - (by - ay) * (point[0] - ax)
+             for (ax, ay), (bx, by) in zip(corners, corners[1:] + corners[:1])]
+    return all(s > 0 for s in sides) or all(s < 0 for s in sides)
 
 
 def arrange(place: str, items: list[Item]) -> tuple[str, ...]:

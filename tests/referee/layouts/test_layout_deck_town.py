@@ -76,3 +76,27 @@ def test_the_first_card_hatched_lands_on_0_0_and_hands_stay_hands():
     assert list(after.board) == [(0, 0)]
     snapshot, _ = stage_deck_town(after, random.Random(3), frame=before.board)
     assert layouts.for_game(game).read(snapshot, before).view == after.view()
+
+
+def test_a_pyramid_on_a_card_of_the_discard_pile_is_its_print_and_one_beside_the_pile_is_in_a_supply():
+    # no pyramid is ever put on the discard pile: one seen within a pile card's outline is the card's art (the
+    # demo's Painter has a red disc that fits a small pyramid: it was read as a red small in Ann's supply)
+    game, before, after, snapshot, table = _position()
+    pile = [c for c in snapshot.cards if c.face_up and c.card in after.discard]
+    assert len(after.discard) >= 2 and len(pile) == len(after.discard)
+    colour = after.colours[0]
+    (ax, ay), _, (cx, cy), _ = pile[0].corners_mm
+    on = (ax * 0.7 + cx * 0.3, ay * 0.7 + cy * 0.3)  # within a card of the pile, off its middle
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, snapshot.cards,
+                                                     snapshot.pyramids + (pyramids(f"{colour}1", on),)), before)
+    assert seen.view == after.view()
+    assert len(seen.unplaced) == 1 and "discard pile" in seen.unplaced[0] and f"{colour}1" in seen.unplaced[0]
+    # a pyramid standing beside the pile, off all its cards, is a supply's
+    xs = [x for c in pile for x, _ in c.corners_mm]
+    ys = [y for c in pile for _, y in c.corners_mm]
+    beside = (min(xs) - 15.0, (min(ys) + max(ys)) / 2)
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, snapshot.cards,
+                                                     snapshot.pyramids + (pyramids(f"{colour}1", beside),)), before)
+    supply = f"supply/{game.players[0]}"
+    assert seen.unplaced == () and seen.view[supply] == tuple(sorted(after.view()[supply] + (f"{colour}1",),
+                                                                     key=lambda p: (p[-1], p)))

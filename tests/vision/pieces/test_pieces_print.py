@@ -1,15 +1,21 @@
 """Card print that stands out beside the pieces: where a card's art meets its white border the background median is
 paler than the art, so the art's edge stands out like a piece (Deck Town demo, session 10: a yellow small read on
 the Mountain card where none stands, and the red small at the corner of the Battle card's art read as a large with
-the art's edge). Print goes on round such a blob; a piece's plastic does not (:meth:`Foreground.print_round`)."""
+the art's edge). Print goes on round such a blob; a piece's plastic does not (:meth:`Foreground.print_round`).
+Print that stands out all round (the Painter's red disc on the discard pile) is left to the Deck Town layout: no
+pyramid is ever put on the discard pile."""
 
 import math
 
 import cv2
 import numpy as np
+import pytest
 
+from referee.snapshot import TableSnapshot
 from vision.pieces.foreground import Foreground
 from vision.pieces.trials import match
+from vision.synth.demo import DemoSource
+from vision.synth.render import render
 
 from tests.vision.pieces.test_pieces_demo import _read_shot
 
@@ -90,3 +96,36 @@ def test_no_pyramid_is_read_on_the_mountain_cards_art_and_the_battles_red_small_
     assert len(on_cards) == 4  # two red smalls (Mountain, Battle), two yellow smalls (Sailor)
     assert sorted("+".join(map(str, seen.stack)) for _, seen in on_cards if seen is not None) == \
         ["red1", "red1", "yellow1", "yellow1"]
+
+
+def test_the_painters_red_disc_on_the_demos_discard_pile_is_no_pyramid_of_anns_supply():
+    # Deck Town demo, shot 20 (after discard bob painter): the Painter's art on top of the discard pile has a red
+    # disc that stands out all round and fits a small pyramid (0.74); its colour does not go on round it, so it is
+    # no print_round. No pyramid is ever put on the discard pile (referee/layouts/deck_town.py): the layout leaves
+    # a pyramid read within a pile card's outline unplaced, as the card's print, instead of counting a red small
+    # in Ann's supply (the demo stalled there: an extra red1 in supply/ann)
+    from calibration.mats import mat_of, zones_of
+    from referee import layouts
+    from vision.cards import whole_face
+    from vision.synth.demo import demo_pieces
+    from vision.table_reader import TableReader
+
+    if whole_face.reader() is None:
+        pytest.skip("whole_face.onnx not built (make models): the Painter goes unread")
+    source = DemoSource("deck-town")
+    game, shots = source.demo.recorded.game, source.demo.shots
+    rendering = render(source.demo.sequence.states[20])
+    mat = mat_of(game)
+    snapshot = TableReader(mat, deck="decktet", pieces=demo_pieces(source)).read(rendering.image, 0.0).snapshot
+    ghosts = _nothing_there(snapshot.pyramids, rendering.objects)
+    # the pieces step still reads it (should it learn to leave it out, this premise goes and the layout's rule is
+    # tested in tests/referee/layouts/test_layout_deck_town.py)
+    assert ["+".join(map(str, s.stack)) for s in ghosts] == ["red1"]
+    painter = next(c for c in snapshot.cards if c.card == "painter")
+    assert cv2.pointPolygonTest(np.array(painter.corners_mm, np.float32), ghosts[0].center_mm, False) > 0
+    layout = layouts.for_game(game, zones_of(mat))
+    seen = layout.read(snapshot, shots[19].state)
+    bare = layout.read(TableSnapshot(snapshot.t, snapshot.cards, tuple(p for p in snapshot.pyramids
+                                                                       if p not in ghosts)), shots[19].state)
+    assert seen.view == bare.view  # read as though the disc were not there
+    assert [w for w in seen.unplaced if "discard pile's painter" in w and w.startswith("pyramids red1")]
