@@ -270,3 +270,22 @@ def test_at_the_eighth_play_ann_s_ten_of_diamonds_in_her_fan_is_read(demo, frame
     # the TD's "10", about 10 px, showing 23 mm of the card: the detector's cell on it (0.50) was
     # outscored by its neighbour's box round it and the 9S's spade (0.52), and the TD went unseen
     assert _place(read, layout, "collection/ann") == _place(drawn, layout, "collection/ann")
+
+
+@pytest.mark.parametrize("frame", [29 * FRAMES_PER_SHOT + 7, 30 * FRAMES_PER_SHOT + 7, 31 * FRAMES_PER_SHOT + 7])
+def test_the_discarded_eight_of_diamonds_bottom_right_corner_read_nine_is_no_card_of_its_own(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 29, 30, 31)  # after `discard 4H,8D,TD QH,KC,AC` and on
+    # the 8D's bottom-right index, by the edge of the TD over it, read 9D 0.99 where its top-left one reads
+    # 8D 0.99: the two lie exactly as one card's corners, so the card is one, named 8D or in doubt with it
+    discards = [c for c in read if c.face_up and layout.place(c.center_mm) == "discards"]
+    assert "9D" not in [c.card for c in discards] and "8D" in [c.card for c in drawn]
+    eights = [c for c in discards if c.card == "8D" or c.card is None and "8D" in [a.label for a in c.alternatives]]
+    assert len(eights) == 1, [(c.card, c.alternatives) for c in discards]
+
+
+@pytest.mark.parametrize("frame", [29 * FRAMES_PER_SHOT + 7, 30 * FRAMES_PER_SHOT + 7])
+def test_after_the_eighth_discard_bob_s_fan_has_no_unknown_card_at_his_jack_of_diamonds_foot(demo, frame):
+    read, drawn, layout = read_frame(demo, frame, 29, 30)  # after `discard 4H,8D,TD QH,KC,AC` and on
+    # the foot of the JD's picture and a pip, by the 6D's edge where the JD's bottom-right index lies
+    # covered, read 9D 0.42 upside down: an unknown card in bob's fan (the referee could read no move)
+    assert _place(read, layout, "collection/bob") == _place(drawn, layout, "collection/bob")

@@ -79,6 +79,10 @@ DIAGONAL_SEARCH_LENGTH = 0.45
 # much) or lie under it: where the lone index shows, such a find is its own card's covered corner, misread
 COVERED_LENGTH = 0.15
 COVERED_TURN_DEG = 20.0  # and the line turned as the lone index within this (a real 5S lying across a 4D: 27)
+# a lone index and a lone find named surely as different cards, the line between them turned as the index
+# within this, lie as one card's two corners (:func:`_tip_to_tip`): a fan's next card's corner lies an
+# index width aside, 4 degrees off for one turned as this card, and its own top-left index pairs with it
+TIP_TURN_DEG = 10.0
 # a cell outscored only by a neighbour whose box has at least this many times its side, by at most
 # this much, is a find of its own too (a fan's small index boxed by the next cell with a pip beside it)
 BESIDE_SIZE = 1.7
@@ -368,6 +372,8 @@ class CardRecogniser:
         # (a find of its name lying as its other corner, and not paired as another card's, shows it too)
         lone = [k for k in unpaired if not any(j != k and j in unpaired and names[j] == names[k] and
                                                _lies_as_other_corner(indices[k], indices[j], names[k]) for j in live)]
+        surely_lone = [k for k in unpaired if not any(j != k and j in unpaired and names[j] == names[k] and _named(
+            probs[j][None])[0] >= SURE and _lies_as_other_corner(indices[k], indices[j], names[k]) for j in live)]
         # the candidates for a lone index's other corner: the faint finds, and the other unpaired indices
         # (a corner read at a turn far off names another card, and cannot be paired as this one's)
         candidates = [(find, None) for find in faint] + [(indices[j], j) for j in unpaired]
@@ -446,9 +452,21 @@ class CardRecogniser:
         surest = np.argsort(-_named(probs[[k for k, _, _ in pairs]]), kind="stable")
         for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck)))[n] for n in surest):
             j = candidates[c][1]
-            if j in lone and not {j, k} & paired and \
-                    _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner):
+            if j is None or {j, k} & paired:
+                continue
+            if j in lone and _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner):
                 probs[j] = np.eye(len(CLASSES), dtype=probs.dtype)[INDEX[NONE]]
+            # one named surely as another card lying exactly there, turned half round, is that card's own
+            # corner read surely as another name (the demo's discarded 8D's bottom-right corner, by the
+            # edge of the card over it, read 9D 0.99 where its top-left index reads 8D 0.99): the card is
+            # one, its name in doubt between the two reads, and the referee takes the legal one. (A find
+            # named unsurely as that name, lying as the find's other corner, does not make it a card: the
+            # demo's box round the 8D's pips beside its index, read 9D 0.62)
+            elif j in surely_lone and _tip_to_tip(indices[k], indices[j], turn, probs[k], probs[j], corner):
+                paired.update((k, j))
+                probs[j] = corner
+                indices[j].update(turn=_wrapped(turn + 180.0), corner_of=k)
+                indices[j]["card_centre"] = card_centre(indices[j]["box"], indices[j]["turn"], _best_name(corner))
         return np.vstack([probs, *[p[None] for p in added]]) if added else probs
 
 
@@ -505,6 +523,30 @@ def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, fou
         return False
     expected = _diagonal_mm(name) * _px_per_mm(index["box"], turn, name)
     return abs(math.dist(_middle(index["box"]), _middle(find["box"])) / expected - 1) <= COVERED_LENGTH
+
+
+def _tip_to_tip(index: dict, find: dict, turn: float, named: np.ndarray, found: np.ndarray,
+                there: np.ndarray) -> bool:
+    """Whether ``find``, a lone found index named surely (:data:`SURE`, read ``found`` at its own
+    turn, ``there`` at ``turn``, the card's turn the line from ``index`` gives) as another card than
+    the lone ``index`` (named surely too, ``named``), lies exactly as that card's other corner:
+    the two half a turn apart, ``index`` turned as the line within :data:`TIP_TURN_DEG`, the line
+    as long as the card's index diagonal (within :data:`DIAGONAL_LENGTH`) measured by either box
+    (one card's two indices are alike in size: a box round court art, half again an index's side,
+    read KD 0.97 a card's length from the 7C in bob's fan, gives no length), and ``find`` read at
+    the line's turn still surely an index.
+    A card of its own whose index lay there would lie on this card, face on face, and hide
+    ``index``, or under it with its own index hidden: ``find`` is this card's corner misread (or
+    ``index`` is), and the card one, its name in doubt between the two."""
+    if min(_named(np.stack([named, found, there]))) < SURE or there[INDEX[NONE]] >= NOT_AN_INDEX or \
+            _best_name(found) == _best_name(named) or not _half_a_turn_apart(index, find):
+        return False
+    name = _best_name(named)
+    if abs(_wrapped(index["turn"] - turn)) > TIP_TURN_DEG:
+        return False
+    length = math.dist(_middle(index["box"]), _middle(find["box"]))
+    return all(abs(length / (_diagonal_mm(name) * _px_per_mm(box, t, name)) - 1) <= DIAGONAL_LENGTH
+               for box, t in ((index["box"], turn), (find["box"], turn + 180.0)))
 
 
 def _lies_as_other_corner(index: dict, find: dict, name: str) -> bool:
@@ -657,10 +699,12 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                                                _best_name(probs[g[0]])) for test in (_at_a_corner, _placed_on_it))),
                 None)
             # an unnamed find beside a surely named index, turned as it and on its card's face, is a box round
-            # the pip beside that index (a fan's next index lies beside it too, but is read surely)
+            # the pip beside that index (a fan's next index lies beside it too, but is read surely); one lying
+            # at such a card's other corner, turned half round from its index, is that corner misread
             if pair is None and seen is None and _named(probs[k][None])[0] < NAMED:
-                seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and
-                             _pip_beside(indices[g[0]], indices[k], _best_name(probs[g[0]]))), None)
+                seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and any(
+                    test(indices[g[0]], indices[k], _best_name(probs[g[0]])) for test in (_pip_beside, _covered_end))),
+                    None)
             if pair is not None:
                 pair.append(k)
             elif seen is not None:
@@ -756,6 +800,19 @@ def _pip_beside(index: dict, find: dict, name: str) -> bool:
     outline = card_outline(index["box"], index["card_centre"], name)
     return not _apart(index["box"], find["box"], 1.0) and abs(_wrapped(index["turn"] - find["turn"])) <= 40 \
         and _inside(outline, _middle(find["box"]))
+
+
+def _covered_end(index: dict, find: dict, name: str) -> bool:
+    """Whether ``find`` lies at the other corner of card ``name`` seen by ``index``: turned half
+    round from it, its middle within a box's side of where the card's other index would lie (the
+    index mirrored through the card's centre). What shows there of the card's own corner, by the
+    edge of the card over it (the demo's JD in bob's fan, its picture's foot and a pip by the 6D's
+    edge read 9D 0.42, stood as an unknown card); another card's index could lie there only on
+    this card, face on face, hiding ``index``, or under it, itself hidden."""
+    if not _half_a_turn_apart(index, find):
+        return False
+    (ix, iy), (cx, cy) = _middle(index["box"]), index["card_centre"]
+    return math.dist(_middle(find["box"]), (2 * cx - ix, 2 * cy - iy)) <= _box_side(index["box"])
 
 
 def _two_corners(card: list[dict]) -> tuple[dict, dict] | None:
