@@ -143,6 +143,14 @@ class TableReader:
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),
                                        round(back.angle_deg, 2), round(back.filled, 4))))
+        # a card no name was found for, seen by a mark on a back, is the back's print (the deck's pattern
+        # read as an index: a Mongoose trial's deck gave an unknown card in a play area at the opening)
+        on_backs = [np.array(b.corners_mm(), np.float32) for b in found if not b.face_like]
+        for k, (c, s) in enumerate(placed):
+            if s.face_up and s.card is None and any(
+                    cv2.pointPolygonTest(outline, tuple(map(float, p)), False) >= 0
+                    for outline in on_backs for p in _index_middles(c, calibration)[:1] or [s.center_mm]):
+                replaced.add(k)
         kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
