@@ -29,7 +29,9 @@ from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
 
 SAVED = "saved"  # a reading's track status when the table was placed by the reader's saved fallback
-LOOKS_AGAIN = 4  # cards of the last frame, no longer found, looked at again closer in one frame (60-100 ms each)
+# cards of the last frame no longer found that are looked at again, closer (60-100 ms each): a move turns a
+# card or two up, or takes them away; more gone at once is the camera or the whole table changing
+LOOKS_AGAIN = 2
 
 # Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
 PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
@@ -88,14 +90,14 @@ class TableReader:
                       placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
         """The cards named by a closer look (:func:`read_closer`) where a card of the last frame read
         lies no more, and nothing was found instead: a back just turned up, its face white on a white
-        mat (no outline to find) and its index too small for the detector, would go unread. At most
-        :data:`LOOKS_AGAIN` places a frame; a name already on the table is no new card (a card
-        slid a little, its middle still on its old outline)."""
+        mat (no outline to find) and its index too small for the detector, would go unread. Only
+        where at most :data:`LOOKS_AGAIN` cards went; a name already on the table is no new card (a
+        card slid a little, its middle still on its old outline)."""
         names = {s.card for _, s in placed}
         gone = [old for _, old in self._previous
                 if not any(math.dist(old.center_mm, s.center_mm) < SAME_CARD_MM for _, s in placed)]
         found = []
-        for old in gone[:LOOKS_AGAIN]:
+        for old in gone if len(gone) <= LOOKS_AGAIN else ():
             # a card's length round its middle, whichever way it lies (an outline laid out from one
             # index may be turned a quarter off: the cut-out would miss the indices at its ends)
             half = CARD_MM[1] / 2
