@@ -443,7 +443,11 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
     showing on the side away from them. A name read at :data:`COVERED_RUN` neighbouring places,
     at one of them at least :data:`COVERED_SURE`, of a Decktet card seen nowhere else in the picture,
     at an index no surer such read took, is that card, laid out from the index: the face's corner
-    the known distance from it, the card as large and turned as its neighbour."""
+    the known distance from it, the card as large and turned as its neighbour. Places on the face
+    of a card read surely read its index or a mark on it, and are passed over; the others are read
+    even where the find's middle lies on such a face (a covered index boxed with the index of the
+    card over it), the card laid out at a find of its own reading it too, or, with none, where it
+    was read well off the faces."""
     from vision.cards.classes import CLASSES, DECKS
     from vision.cards.recognise import CardSeen
 
@@ -452,35 +456,72 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
         return cards
     faces.sort(key=lambda c: -c.confidence)  # the surest read's outline is likeliest right
     frames = [_face_frame(np.array(c.polygon, np.float64)) for c in faces]
-    places, axes = [], []  # per find: the index middles tried along it; the face's axes
+    # per find: the index middles tried along it; the face's axes; which of them lie on a sure face,
+    # and whether the find's middle does
+    places, axes, faced = [], [], []
     sure = [np.array(c.polygon, np.float32) for c in faces if c.confidence >= COVERED_SURE]
     for find in finds:
         x0, y0, x1, y1 = find["box"]
         middle = np.array([(x0 + x1) / 2, (y0 + y1) / 2])
-        if any(cv2.pointPolygonTest(outline, (float(middle[0]), float(middle[1])), False) >= 0 for outline in sure):
-            continue  # an index of a card read surely (or a mark on its face): no covered card's
         near = [f for f in frames if np.linalg.norm(middle - f[0]) < COVERED_REACH * f[3]]
         if not near:
             continue
         centre, ex, ey, _ = near[0]
         if np.linalg.norm(_card_middle(middle, -ex, -ey) - centre) < np.linalg.norm(_card_middle(middle, ex, ey) - centre):
             ex, ey = -ex, -ey
-        places.append([middle + ey * s * INDEX_BOX_MM[1] for s in COVERED_SHIFTS])
+        along = [middle + ey * s * INDEX_BOX_MM[1] for s in COVERED_SHIFTS]
+        # a place on the face of a card read surely (half an index's width inside its outline: the net's
+        # outline is a few pixels off) reads its index or a mark on it: no covered card's
+        off = [_on_a_face(m, sure, INDEX_BOX_MM[0] / 2 * np.linalg.norm(ex)) for m in along]
+        if all(off):
+            continue
+        places.append(along)
         axes.append((ex, ey))
+        faced.append((off, _on_a_face(middle, sure, 0.0)))
     if not places:
         return cards
     boxes = [_index_box(m, ex, ey) for ms, (ex, ey) in zip(places, axes) for m in ms]
     turns = [float(np.degrees(np.arctan2(ex[1], ex[0]))) for ms, (ex, _) in zip(places, axes) for _ in ms]
     probs, _ = recogniser._read(image, [{"box": b} for b in boxes], turns)
     probs = probs.reshape(len(places), len(COVERED_SHIFTS), -1)
+    best = probs.argmax(axis=2)
+    for n, (off, _) in enumerate(faced):
+        best[n, off] = -1
     reads = []  # (how sure, name, find, place along it)
     for n, row in enumerate(probs):
-        names = row.argmax(axis=1)
+        names = best[n]
         for k in range(len(row)):
+            if names[k] < 0:
+                continue
             run = [j for j in range(max(0, k - COVERED_RUN + 1), min(len(row), k + COVERED_RUN))
                    if names[j] == names[k] and row[j].max() >= 0.5]
             if row[k].max() >= COVERED_SURE and _longest_run(run, k) >= COVERED_RUN:
                 reads.append((float(row[k].max()), CLASSES[int(names[k])], n, k))
+    # a find whose middle lies on a sure face is that card's index (or a mark on it): the places beside
+    # it, off the face, may read a covered card's index surely (the demo's Painter, its index strip left
+    # of the Desert's, where the Desert's find reaches it, 0.95), but lie where that find is, across the
+    # index, not where the covered index is (the Painter's lies an index's width lower, a fan's step
+    # before the Desert: laid out there, it came after it). Such a read names the card where a find of
+    # its own, off the faces, reads that name too at that index, and the card lies at the place of it
+    # reading the name surest (the Painter's own find reads it 0.87 at most, too unsurely to name it).
+    # Where none does, it names the card only off the faces by half an index's width, where it lies (the
+    # demo's Harvest at 534, its index boxed only with the Author's, on the Author's outline): a place
+    # by a card's edge reads its own index's end (the Pact's suns pip in test_whole_face.py, beside its
+    # bottom index, read as the Ace of Suns)
+    moved = []
+    for p, name, n, k in reads:
+        if faced[n][1]:
+            reach = SAME_INDEX * INDEX_BOX_MM[1] * np.linalg.norm(axes[n][1])
+            own = [(probs[m, j].max(), m, j) for m in range(len(places)) if not faced[m][1]
+                   for j in range(len(COVERED_SHIFTS)) if best[m, j] == CLASSES.index(name) and
+                   probs[m, j].max() >= 0.5 and np.linalg.norm(places[m][j] - places[n][k]) < reach]
+            if own:
+                _, n, k = max(own)
+            elif any(cv2.pointPolygonTest(o, (float(places[n][k][0]), float(places[n][k][1])), True) >
+                     -INDEX_BOX_MM[0] / 2 * np.linalg.norm(axes[n][0]) for o in sure):
+                continue
+        moved.append((p, name, n, k))
+    reads = moved
     # the surest read of each index names it; other names read as surely at the same index are its
     # alternatives, and share the confidence (the demo's Painter, 3 of Suns and Knots, read as the
     # Castle, 7 of the same suits, as surely at a few pixels: the referee tells them apart)
@@ -519,6 +560,11 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
         alternatives = [(other, q / total) for other, q in names.items() if other != name]
         cards.append(CardSeen(name, p * p / total, polygon.tolist(), alternatives, [_index_box(middle, ex, ey)]))
     return cards
+
+
+def _on_a_face(point: np.ndarray, outlines: list[np.ndarray], margin: float) -> bool:
+    """Whether ``point`` lies inside one of ``outlines``, at least ``margin`` pixels from its edge."""
+    return any(cv2.pointPolygonTest(o, (float(point[0]), float(point[1])), True) >= margin for o in outlines)
 
 
 def _near(outline, polygon: np.ndarray) -> bool:
