@@ -24,6 +24,11 @@ state knows; :mod:`.tabletop`):
   pyramid): unplaced, as print. (A revealed card is not so kept clear: it is laid down in the
   player's area, where their supply may stand.)
 * anything beyond 12 cells, and a pyramid of a colour nobody plays, is unplaced.
+* cards never leave the discard pile, and in a fanned pile a card under the top may show too
+  little to be read (the demo's Painter, under the Desert and then the Sea). A pile read as the
+  pile the state knows with one or two cards under its top missing (and any cards put on it
+  since) is also offered as that pile with them in place (an uncertain reading, so the referee
+  prefers it only where it explains the table).
 
 The town lies round the middle of the mat's ``play-area`` zone (without zones, an A4 mat's),
 where its first card goes; other zones are ignored. Pyramids on a card should stand apart: a
@@ -81,7 +86,12 @@ class DeckTownLayout:
                 continue
             out.add_sighting(place, label, sighting.confidence, sighting.alternatives, kind="pyramid",
                              convert=stack_label)
-        return out.seen(arrange)
+        seen = out.seen(arrange)
+        whole = _with_covered(tuple(state.discard), seen.view.get("discard"))
+        if whole is None:
+            return seen
+        return SeenView(seen.view, {**seen.uncertain, "discard": (*seen.uncertain.get("discard", ()), whole)},
+                        seen.unplaced)
 
     def _card_place(self, where: tabletop.Place, face_up: bool) -> str | None:
         if where.kind == "grid":
@@ -92,6 +102,28 @@ class DeckTownLayout:
             return "discard" if face_up else "deck"
         player = self.players[where.seat]
         return f"reveal/{player}" if face_up else f"hand/{player}"
+
+
+COVERED = 2  # cards under a fanned pile's top that may go unread at once
+
+
+def _with_covered(known: tuple[str, ...], seen: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The pile ``seen`` (bottom first) as it lies, when it is the ``known`` pile with one or two cards
+    under its top unread, and maybe new cards on top: ``known`` and the new cards; None when it is
+    not (a card out of order, the top card unread with nothing put on it, more missing)."""
+    if not seen or seen == known:
+        return None
+    new = tuple(card for card in seen if card not in known)
+    old = seen[:len(seen) - len(new)]
+    if seen[len(old):] != new:
+        return None  # a card of the known pile above a new one
+    rest = iter(known)
+    if not all(card in rest for card in old):
+        return None  # out of the known pile's order
+    missing = [card for card in known if card not in old]
+    if not missing or len(missing) > COVERED or (not new and missing[-1] == known[-1]):
+        return None
+    return known + new
 
 
 def _within(point, corners) -> bool:

@@ -154,3 +154,15 @@ def test_the_mongoose_demo_is_refereed_through_real_vision_move_for_move_to_bob_
     assert rules_broken(progress) == [] and not [e for e in progress.events if e.kind == "question"]
     outcome = [e.payload for e in progress.events if e.kind == "outcome"]
     assert [o["winners"] for o in outcome] == [["bob"]]
+
+
+def test_the_deck_town_demo_is_refereed_through_real_vision_move_for_move_to_ann_s_win(tmp_path):
+    # every 2nd frame: the deal entered by the players, then every move read from the camera: the town's
+    # Decktet cards named from their whole face, the fanned discard pile card by card from the index each
+    # shows (one under the top that shows too little is read where the state has it), the pyramids on
+    # cards and in the supplies (a red disc printed on the Painter in the pile is no pyramid)
+    progress, moves, script = followed_to_the_end(tmp_path, "deck-town", every=2)
+    assert moves == script
+    assert rules_broken(progress) == [] and not [e for e in progress.events if e.kind == "question"]
+    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
+    assert [(o["winners"], o["rule"]) for o in outcome] == [(["ann"], "deck-town-1.1/end/poker-block")]

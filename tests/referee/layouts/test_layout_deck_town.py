@@ -100,3 +100,28 @@ def test_a_pyramid_on_a_card_of_the_discard_pile_is_its_print_and_one_beside_the
     supply = f"supply/{game.players[0]}"
     assert seen.unplaced == () and seen.view[supply] == tuple(sorted(after.view()[supply] + (f"{colour}1",),
                                                                      key=lambda p: (p[-1], p)))
+
+
+def test_a_card_under_the_top_of_the_fanned_pile_left_unread_is_offered_in_its_place():
+    # cards never leave the discard pile; under its top one may show too little to be read (the demo's
+    # Painter under the Desert, then the Sea): the pile is offered whole too, so the referee reads no change
+    game, before, after, snapshot, table = _position()
+    assert len(after.discard) >= 3
+    hidden = after.discard[-2]
+    unread = TableSnapshot(2.0, tuple(c for c in snapshot.cards if c.card != hidden), snapshot.pyramids)
+    layout = layouts.for_game(game)
+    seen = layout.read(unread, after)
+    assert seen.view["discard"] == tuple(c for c in after.discard if c != hidden)
+    assert after.discard in seen.uncertain["discard"]
+    # the top card unread, with nothing put on it, is no covered card: no such offer
+    top = TableSnapshot(2.0, tuple(c for c in snapshot.cards if c.card != after.discard[-1]), snapshot.pyramids)
+    assert "discard" not in layout.read(top, after).uncertain
+    # a session at that state reads no change, and flags none
+    import tempfile
+    from pathlib import Path
+    from referee.session import Session
+    from referee.log import PlaythroughLog
+    with tempfile.TemporaryDirectory() as folder:
+        session = Session(game, after, layout, PlaythroughLog.create(Path(folder) / "g.sqlite"))
+        assert session.observe(unread) == [] and session.state == after
+        session.log.close()
