@@ -37,7 +37,7 @@ test: $(VENV)/.stamp-test
 	$(BIN)/python -m pytest
 
 demo: $(VENV)/.stamp-runtime
-	$(BIN)/tableside demo --every 2 --open --host $(HOST) --port $(PORT)
+	$(BIN)/tableside demo --open --host $(HOST) --port $(PORT)
 
 bench: $(VENV)/.stamp-test
 	$(BIN)/python -m bench.run --output bench/results.json

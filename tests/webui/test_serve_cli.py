@@ -22,7 +22,7 @@ def test_defaults_listen_on_this_machine_only_and_open_no_browser(served, comman
     demo = "pouches" if command == "demo" else None  # the demo table plays Pouches unless told otherwise
     assert served == [{"host": "127.0.0.1", "port": 5000, "open_browser": False, "instance_path": None, "token": None,
                        "demo": demo, "simulated_vision": False,
-                       "every": None}]
+                       "every": 2 if command == "demo" else None}]  # the demo reads one frame in two
 
 
 @pytest.mark.parametrize("command", ["serve", "demo"])
@@ -31,7 +31,7 @@ def test_flags_reach_the_server(served, command, tmp_path):
                  "--instance", str(tmp_path)]) == 0
     assert served == [{"host": "0.0.0.0", "port": 5050, "open_browser": True, "instance_path": str(tmp_path),
                        "token": "t" * 20, "demo": "pouches" if command == "demo" else None, "simulated_vision": False,
-                       "every": None}]
+                       "every": 2 if command == "demo" else None}]
 
 
 def test_demo_takes_the_game_and_simulated_vision(served):
@@ -46,6 +46,14 @@ def test_demo_can_read_every_nth_frame_instead_of_keeping_pace(served, capsys):
         with pytest.raises(SystemExit):
             main(["demo", "--every", bad])
         assert "expected a whole number of frames, 1 or more" in capsys.readouterr().err
+
+
+def test_demo_can_keep_to_the_tables_pace_instead(served, capsys):
+    assert main(["demo", "--paced"]) == 0
+    assert served[0]["every"] is None  # the server keeps the table's pace, skipping what it cannot read in time
+    with pytest.raises(SystemExit):
+        main(["demo", "--paced", "--every", "3"])
+    assert "not allowed with argument" in capsys.readouterr().err
 
 
 def test_a_short_token_is_refused_in_one_line(tmp_path, capsys):
