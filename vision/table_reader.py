@@ -132,10 +132,8 @@ class TableReader:
             if back.face_like:  # a face-up card the index stage missed or could not name: read it closer
                 card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
                 # an unknown card with its middle or an index in the outline was this card, not read
-                outline = np.array(corners, np.float32)
                 unknown = {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
-                    cv2.pointPolygonTest(outline, tuple(map(float, p)), False) >= 0
-                    for p in [s.center_mm, *_index_middles(c, calibration)])}
+                    _within(corners, p) for p in [s.center_mm, *_index_middles(c, calibration)])}
                 if card.id is None and unknown:
                     continue  # unknown either way: the index stage's reading stands
                 replaced |= unknown
@@ -147,15 +145,17 @@ class TableReader:
                                        round(back.angle_deg, 2), round(back.filled, 4))))
         # a card no name was found for, seen by a mark on a back, is the back's print (the deck's pattern
         # read as an index: a Mongoose trial's deck gave an unknown card in a play area at the opening)
-        on_backs = [np.array(b.corners_mm(), np.float32) for b in found if not b.face_like]
-        for k, (c, s) in enumerate(placed):
-            if s.face_up and s.card is None and any(
-                    cv2.pointPolygonTest(outline, tuple(map(float, p)), False) >= 0
-                    for outline in on_backs for p in _index_middles(c, calibration)[:1] or [s.center_mm]):
-                replaced.add(k)
+        on_backs = [b.corners_mm() for b in found if not b.face_like]
+        replaced |= {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
+            _within(back, p) for back in on_backs for p in _index_middles(c, calibration)[:1] or [s.center_mm])}
         kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
+
+
+def _within(corners_mm, point) -> bool:
+    """Whether a table point (mm) lies inside or on an outline given by its corners (mm)."""
+    return cv2.pointPolygonTest(np.array(corners_mm, np.float32), tuple(map(float, point)), False) >= 0
 
 
 def _index_middles(card: CardSeen, calibration: TableCalibration) -> list[tuple[float, float]]:

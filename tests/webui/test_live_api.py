@@ -273,7 +273,8 @@ def test_a_move_said_with_wait_waits_for_the_table_and_can_be_taken_back(client,
     assert said.status_code == 200 and kinds(said) == ["correction"]  # the heap is not turned up yet
     waiting = said.get_json()["state"]["said"]
     assert [(w["notation"], w["legal"]) for w in waiting] == [("order cat anticlockwise", False)]
-    assert waiting[0]["reasons"][0]["url"].startswith("/rules/pouches-1.9#")
+    assert [r["rule"] for r in waiting[0]["reasons"]] == ["pouches-1.9/setup/reveal"]
+    assert waiting[0]["reasons"][0]["url"] == "/rules/pouches-1.9#pouches-1.9/setup/reveal"
     for command in recorded.commands[:9]:  # the nine reveals: the order is played after the last
         last = post(client, f"/api/games/{game_id}/{command.kind}", command.body)
     assert [e["kind"] for e in last.get_json()["events"]][-3:] == ["move", "correction", "move"]

@@ -16,6 +16,11 @@ STRIDE = 4  # the detector's output grid, in input pixels
 CROP = 48  # the classifier's input: a CROP x CROP colour crop around one index
 CROP_SCALE = 1.25  # the crop's side as a multiple of the index box's longer side: the index fills most of it
 
+# A card's face (poker size) and where a printed index's middle sits on it, from the face's top-left corner
+CARD_MM = (63.0, 88.0)
+INDEX_CENTRE_MM = (6.5, 11.5)
+DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit icons
+
 NONE = "none"  # the classifier's "this is not a card index"
 STANDARD = tuple(standard_deck())
 DECKTET = tuple(decktet.extended_deck())

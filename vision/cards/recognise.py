@@ -34,7 +34,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import CLASSES, CROP, CROP_SCALE, DECKS, DETECT_LONG_SIDE, INDEX, NONE, STRIDE
+from vision.cards.classes import (CARD_MM, CLASSES, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
+                                  INDEX, INDEX_CENTRE_MM, NONE, STRIDE)
 from vision.cards import whole_face
 from vision.cards.runtime import onnx_session
 
@@ -45,9 +46,6 @@ FOUND = 0.3  # detector peak needed to consider an index or a face-down card
 FAINT = 0.15  # a fainter index peak is read only where a lone index's card should show its other corner
 NAMED = 0.6  # classifier probability needed to name a card; below, the card is unknown
 NOT_AN_INDEX = 0.5  # a crop the classifier calls 'none' this surely is dropped as a false find
-CARD_MM = (63.0, 88.0)
-INDEX_CENTRE_MM = (6.5, 11.5)  # where a printed index's middle sits on a face, from its corner
-DECKTET_INDEX_CENTRE_MM = (6.5, 22.5)  # a Decktet index runs down past its suit icons
 # The classifier's crops were cut upright by one direction from an index to its card's centre for
 # both decks (exactly: 52 degrees for a standard index, 41 for a Decktet one); the few degrees
 # between are well inside the 40 degrees of turn it learned to read through.

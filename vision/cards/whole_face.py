@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import FACE_CLASSES, FACE_CROP, NONE
+from vision.cards.classes import CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
 from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -448,7 +448,6 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
     even where the find's middle lies on such a face (a covered index boxed with the index of the
     card over it), the card laid out at a find of its own reading it too, or, with none, where it
     was read well off the faces."""
-    from vision.cards.classes import CLASSES, DECKS
     from vision.cards.recognise import CardSeen
 
     faces = [c for c in cards if c.whole_face and c.id in DECKS["decktet"]]
@@ -541,8 +540,8 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
     for middle, names, n, k in named:
         name, p = next(iter(names.items()))
         ex, ey = axes[n]
-        w, h = _card_mm()
-        at = _index_at_mm()
+        w, h = CARD_MM
+        at = DECKTET_INDEX_CENTRE_MM
         corner = middle - ex * at[0] - ey * at[1]  # the face's top-left
         polygon = np.array([corner, corner + ex * w, corner + ex * w + ey * h, corner + ey * h], np.float32)
         if name in seen:
@@ -583,20 +582,9 @@ def _longest_run(places: list[int], k: int) -> int:
     return b - a + 1
 
 
-def _card_mm() -> tuple[float, float]:
-    from vision.cards.recognise import CARD_MM
-    return CARD_MM
-
-
-def _index_at_mm() -> tuple[float, float]:
-    """Where a Decktet index's middle lies on the face, from its top-left corner."""
-    from vision.cards.recognise import DECKTET_INDEX_CENTRE_MM
-    return DECKTET_INDEX_CENTRE_MM
-
-
 def _card_middle(index_middle: np.ndarray, ex: np.ndarray, ey: np.ndarray) -> np.ndarray:
     """Where the card whose index's middle lies at ``index_middle`` has its own, on a face with axes ``ex``, ``ey``."""
-    (w, h), at = _card_mm(), _index_at_mm()
+    (w, h), at = CARD_MM, DECKTET_INDEX_CENTRE_MM
     return index_middle + ex * (w / 2 - at[0]) + ey * (h / 2 - at[1])
 
 
@@ -604,7 +592,7 @@ def _face_frame(polygon: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray
     """A card's centre, its face's axes in picture pixels per millimetre (across, along the long
     side), and its diagonal in pixels, from its outline (the face's top-left corner first, or its
     bottom-right: the axes then point the other way)."""
-    w, h = _card_mm()
+    w, h = CARD_MM
     ex = ((polygon[1] - polygon[0]) + (polygon[2] - polygon[3])) / (2 * w)
     ey = ((polygon[3] - polygon[0]) + (polygon[2] - polygon[1])) / (2 * h)
     return polygon.mean(axis=0), ex, ey, float(np.linalg.norm(polygon[2] - polygon[0]))

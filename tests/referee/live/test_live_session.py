@@ -447,6 +447,7 @@ def test_a_pass_said_before_the_camera_saw_the_move_it_follows_waits_and_is_play
     said = session.enter(stay, wait=True)
     assert kinds(said) == ["correction"] and said[0].payload["what"] == "say"
     assert said[0].payload["verdict"]["legal"] is False and session.state == before
+    assert [r["rule"] for r in said[0].payload["verdict"]["reasons"]] == ["pouches-1.9/turn/order"]
     assert [(s.seq, str(s.action)) for s in session.said] == [(said[0].seq, "stay ann")]
     events = session.observe(layout.show(1.0, after.view()))  # the step and the pick in one look
     assert kinds(events) == ["action", "correction", "action", "action"]
