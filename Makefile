@@ -34,7 +34,7 @@ $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 	@touch $@
 
 test: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest --durations=15
 
 demo: $(VENV)/.stamp-runtime
 	$(BIN)/tableside demo --open --host $(HOST) --port $(PORT)
