@@ -81,6 +81,7 @@ class TableReader:
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
         placed = self._with_backs(frame, track.calibration, [(c, s) for c, s in placed if card_sized(s)])
         placed += self._looked_again(frame, track.calibration, placed)
+        placed = self._one_of_each(frame, track.calibration, placed)
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
@@ -98,17 +99,38 @@ class TableReader:
                 if not any(math.dist(old.center_mm, s.center_mm) < SAME_CARD_MM for _, s in placed)]
         found = []
         for old in gone if len(gone) <= LOOKS_AGAIN else ():
-            # a card's length round its middle, whichever way it lies (an outline laid out from one
-            # index may be turned a quarter off: the cut-out would miss the indices at its ends)
-            half = CARD_MM[1] / 2
-            square = [(old.center_mm[0] + dx, old.center_mm[1] + dy) for dx, dy in
-                      ((-half, -half), (half, -half), (half, half), (-half, half))]
-            polygon = calibration.to_image(np.array(square, np.float64)).tolist()
-            card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+            card = read_closer(self.recogniser or _default_recogniser(), frame, _card_square(old, calibration), self.deck)
             if card.id not in (None, BACK) and card.id not in names:
                 names.add(card.id)
                 found.append((card, card_sighting(card, calibration)))
         return found
+
+    def _one_of_each(self, frame: np.ndarray, calibration: TableCalibration,
+                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
+        """``placed`` with each name on one card: a game's deck holds every card once, so where a name is
+        read on two cards all but the surest are looked at again, closer (:func:`read_closer`, at most
+        :data:`LOOKS_AGAIN`, least sure first). A card named anew, by a name not on the table, takes that
+        name; one the closer look names as another card on the table, or cannot name, was a mark on a
+        card (a Mongoose collection's 2D's corner read as the pool's JD, 0.92) and goes; one it names
+        as before stays, and the referee sees the name twice."""
+        names: dict[str, list[int]] = {}
+        for k, (_, s) in enumerate(placed):
+            if s.face_up and s.card not in (None, BACK):
+                names.setdefault(s.card, []).append(k)
+        doubtful = sorted((k for ks in names.values() for k in sorted(ks, key=lambda k: -placed[k][1].confidence)[1:]),
+                          key=lambda k: placed[k][1].confidence)
+        placed, gone = list(placed), set()
+        for k in doubtful[:LOOKS_AGAIN]:
+            old = placed[k][1]
+            card = read_closer(self.recogniser or _default_recogniser(), frame, _card_square(old, calibration), self.deck)
+            if card.id == old.card:
+                continue
+            if card.id in (None, BACK) or card.id in names:
+                gone.add(k)
+            else:
+                names[card.id] = [k]
+                placed[k] = (card, card_sighting(card, calibration))
+        return [p for k, p in enumerate(placed) if k not in gone]
 
     def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
@@ -151,6 +173,16 @@ class TableReader:
         kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
+
+
+def _card_square(sighting: CardSighting, calibration: TableCalibration) -> list[list[float]]:
+    """A card's length square round ``sighting``'s middle, in picture pixels: where to look closer at it
+    whichever way it lies (an outline laid out from one index may be turned a quarter off, and a cut-out
+    of it would miss the indices at its ends)."""
+    half = CARD_MM[1] / 2
+    x, y = sighting.center_mm
+    square = [(x - half, y - half), (x + half, y - half), (x + half, y + half), (x - half, y + half)]
+    return calibration.to_image(np.array(square, np.float64)).tolist()
 
 
 def _within(corners_mm, point) -> bool:

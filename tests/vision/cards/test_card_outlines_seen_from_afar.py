@@ -106,3 +106,12 @@ def test_the_print_of_a_face_down_deck_read_as_an_index_is_no_card(seed):
     frame, truth, reader = _trial_frame(seed, 0.4, "mongoose")
     assert _cards(truth.snapshot) == Counter({"back": 1})
     assert _cards(reader.read(frame, truth.t).snapshot) == Counter({"back": 1})
+
+
+def test_a_name_read_twice_is_looked_at_again_closer_and_a_mark_on_a_card_goes():
+    # Mongoose seed 0, 30 s: ann's collection, fanned at the far side, read a JD 0.92 (the 2D's corner)
+    # and bob's a KH 0.82 (between his JH and TC), the pool's JD and KH read 1.00 besides. One deck holds
+    # each card once: the less sure of the two, looked at closer, is another card on the table, and goes
+    frame, truth, reader = _trial_frame(0, 30.0, game="mongoose")
+    seen = _cards(reader.read(frame, truth.t).snapshot)
+    assert seen == _cards(truth.snapshot) and max(seen.values()) == 1

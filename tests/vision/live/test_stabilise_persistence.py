@@ -169,3 +169,33 @@ def test_a_card_read_further_along_a_fan_is_not_kept_where_it_was_read_before():
     moments = _run(Stabiliser(), steps)
     assert sorted((c.card, c.center_mm) for c in moments[2].snapshot.cards) == [
         ("7C", SEVEN_AT), ("9H", (151, 108)), ("QH", (144, 108))]
+
+
+def _pale_table(seed, card_there=True, light=1.0):
+    """A white mat with two grey cards (the first at ``QH_AT``, unless taken away), lit at ``light``."""
+    image = np.full((720, 1280, 3), 222, np.uint8)
+    for (x, y), there in (((256, 216), card_there), ((896, 432), True)):
+        if there:
+            # 63 x 88 mm at 2 px a mm, and a small pixel more: the outline's own pixels all card
+            cv2.rectangle(image, (x - 71, y - 96), (x + 71, y + 96), (200, 200, 200), -1)
+            cv2.circle(image, (x, y), 6, (40, 40, 40), -1)  # a pip
+    noisy = image.astype(np.float32) * light + np.random.default_rng(seed).normal(0, 2.5, image.shape)
+    return np.clip(noisy, 0, 255).astype(np.uint8)
+
+
+def test_a_card_taken_off_a_mat_the_light_then_dims_to_its_shade_is_gone():
+    # a seeded Mongoose game: the light dimmed a staying card by 7 grey levels between two still moments, and
+    # the pale 2S and 4D taken off the cream mat left their places 1 level changed, so both were kept in the
+    # pool beside their new places. Measured against the picture's overall change, their places changed
+    gone = lambda t: snapshot(t, [card("7C", *SEVEN_AT)], dice=[die(4, 300, 60)])
+    steps = _still(_both, picture=_pale_table) + _hand(10) + _still(_both, picture=_pale_table) + _hand(10)
+    steps += _still(gone, picture=lambda seed: _pale_table(seed, card_there=False, light=0.9))
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m) for m in moments] == [(["7C", "QH"], [4])] * 2 + [(["7C"], [4])]
+
+
+def test_a_card_missed_on_a_mat_the_light_dims_is_kept():
+    steps = _still(_both, picture=_pale_table) + _hand(10) + _still(_both, picture=_pale_table) + _hand(10)
+    steps += _still(_missed, picture=lambda seed: _pale_table(seed, light=0.9))
+    moments = _run(Stabiliser(), steps)
+    assert [_ids(m)[0] for m in moments] == [["7C", "QH"]] * 3
