@@ -10,7 +10,9 @@ from bench import benchmark, percentiles
 from referee import games
 from referee.games.deck_town.actions import Reveal
 from referee.games.deck_town.blocks import winning_blocks
-from referee.games.deck_town.state import NUMBER_IDS, DeckTownState, judge
+from referee.games.deck_town.common import NUMBER_IDS
+from referee.games.deck_town.ending import judge
+from referee.games.deck_town.state import DeckTownState
 from referee.decktet import myrmex_deck, CATALOGUE
 
 

@@ -15,7 +15,6 @@ SAMPLES = 300
 
 def _turn(state, rng):
     """Play one whole random turn (roll, then steps) from a roll-phase state."""
-    seat = state.seat
     while not state.is_over():
         state = state.apply(rng.choice(list(state.legal_actions())))
         if state.is_over() or state.phase == "roll":

@@ -6,6 +6,8 @@ and build a new state from it; the old state is never changed.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from referee.pyramids import Pyramid
 from referee.games.deck_town.actions import (Attack, Build, Deal, Discard, Draw, Fly, Grow, Hatch, Move, Remove,
                                              Reveal, Spawn)
@@ -13,6 +15,9 @@ from referee.games.deck_town.board import Cell, parse_cell
 from referee.games.deck_town.cards import DRAW, FIRST_DEAL, HAND_LIMIT
 from referee.games.deck_town.common import Piece
 from referee.games.deck_town.ending import first_player, judge
+
+if TYPE_CHECKING:  # the state mixes these effects in
+    from referee.games.deck_town.state import DeckTownState
 
 
 class Effects:

@@ -27,9 +27,8 @@ from referee.games.deck_town.actions import ACTIONS
 from referee.games.deck_town.board import Cell, cell_name, parse_cell
 from referee.games.deck_town.cards import composition, title
 from referee.games.deck_town.checks import Checks
-from referee.games.deck_town.common import DEFAULT_COLOURS, NUMBER_IDS, PHASES, Piece  # noqa: F401  (re-exported)
+from referee.games.deck_town.common import DEFAULT_COLOURS, PHASES, Piece
 from referee.games.deck_town.effects import Effects
-from referee.games.deck_town.ending import first_player, judge  # noqa: F401  (re-exported)
 from referee.games.deck_town.moves import Moves
 
 

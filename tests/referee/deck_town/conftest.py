@@ -14,7 +14,8 @@ import pytest
 from referee import games
 from referee.games.deck_town.board import parse_cell
 from referee.games.deck_town.cards import composition
-from referee.games.deck_town.state import DEFAULT_COLOURS, DeckTownState
+from referee.games.deck_town.common import DEFAULT_COLOURS
+from referee.games.deck_town.state import DeckTownState
 from referee.pyramids import Pyramid
 
 

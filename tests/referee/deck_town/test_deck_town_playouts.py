@@ -17,7 +17,7 @@ from referee import IllegalAction
 from referee.games.deck_town.actions import Attack, Build, Draw, Fly, Move, Reveal
 from referee.games.deck_town.board import is_connected
 from referee.games.deck_town.cards import composition
-from referee.games.deck_town.state import NUMBER_IDS
+from referee.games.deck_town.common import NUMBER_IDS
 from referee.playout import check_state, random_playout
 
 GAMES = 500

@@ -9,7 +9,7 @@ import pytest
 from referee import CHANCE, GameConfigError
 from referee.games.deck_town.actions import Deal, Draw, Hatch, Reveal
 from referee.games.deck_town.cards import composition
-from referee.games.deck_town.state import first_player
+from referee.games.deck_town.ending import first_player
 
 
 def test_pyramids_and_colours(make_game, covers):

@@ -135,7 +135,7 @@ def test_every_played_action_is_read_back_from_the_change_it_makes(make_game):
     """Random games: each action's change of view is read as that action, with a legal verdict."""
     import random
 
-    from referee.games.deck_town.state import NUMBER_IDS
+    from referee.games.deck_town.common import NUMBER_IDS
     read = 0
     for seed in range(12):
         rng = random.Random(seed)
