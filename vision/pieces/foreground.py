@@ -16,8 +16,16 @@ import numpy as np
 CHROMA_BAR = 12.0  # a Lab (a, b) distance that sets a coloured part apart from the table (and from another part)
 # a blob over this many times (a large pyramid's height in pixels) squared, two large bases, may be a pack
 PACK_AREA = 0.6
+# the median chroma (Lab a, b distance from grey) of saturated plastic: a blob at least this saturated may be a pack of
+# pieces; not pale cards on a coloured table, nor card backs whose pattern is mixed with white (set on 2026-11-22,
+# session 7, on the Deck Town demo, for the reader's valley cut: see vision.pieces.reader)
+PACK_CHROMA = 26.0
 PACKED_ALIKE = 20.0  # Lab distance (lightness counted half) within which a pixel has its neighbour pieces' colour
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
+# a shadow dims the table but keeps its chromaticity (the share of blue, green and red): at least SHADOW_DIM[0] and
+# less than SHADOW_DIM[1] of the table's brightness, its shares of the three within SHADOW_SHARE of the table's
+SHADOW_DIM = (0.45, 1.0)
+SHADOW_SHARE = 0.06
 TABLE_LIKE = 10.0  # Lab distance (lightness counted half) within which a blob's pixel looks like the table round it
 # where print that goes on past a blob is looked for round it (Foreground.print_round), in pixels of the half-size
 # frame: from past the blob's blurred edge (half piece, half table) to this far (past a pyramid's shadow); and the
@@ -226,6 +234,18 @@ def _largest_part(box: tuple[int, int, int, int], keep: np.ndarray) -> tuple | N
     return (x0 + px, y0 + py, x0 + px + pw, y0 + py + ph), part
 
 
+def shadow_of(bgr: np.ndarray, table_lab: np.ndarray) -> np.ndarray:
+    """Which pixels of ``bgr`` (h x w x 3) are the table (``table_lab``, one Lab colour, OpenCV scaling) in shadow:
+    dimmer than the table, with its chromaticity (``SHADOW_DIM``, ``SHADOW_SHARE``, as the foreground judges them)."""
+    table = cv2.cvtColor(np.clip(np.round(table_lab), 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                         cv2.COLOR_LAB2BGR).reshape(3).astype(np.float32) + 4
+    pixels = bgr.astype(np.float32) + 4
+    total = pixels.sum(axis=-1)
+    share = np.abs(pixels / total[..., None] - table / table.sum()).sum(axis=-1)
+    ratio = total / table.sum()
+    return (ratio > SHADOW_DIM[0]) & (ratio < SHADOW_DIM[1]) & (share < SHADOW_SHARE)
+
+
 def _colour_groups(colours: np.ndarray, inside: np.ndarray, groups: int) -> np.ndarray | None:
     """The pixels ``inside`` (bool) grouped by ``colours`` (h x w x channels) into ``groups`` colours (k-means,
     seeded), groups less than ``CHROMA_BAR`` apart taken as one: a label per pixel (-1 outside), with the pixels
@@ -292,18 +312,31 @@ def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, 
     # the table under them is filled in from a piece round them, and the texture is a median over a window
     margin = grow + k // 2 + 4
     packed = np.zeros_like(mask)
+    whole = np.zeros_like(mask)  # the same, not cut between the things that stood out
     table = small_bg.copy()
     for x0, y0, x1, y1 in _merged_boxes(rooms, margin, w, h):
         small_roi, roi = np.s_[y0:y1, x0:x1], np.s_[y0 * SHRINK:y1 * SHRINK, x0 * SHRINK:x1 * SHRINK]
-        packed[roi], table[small_roi] = _packed_round(image[roi], lab[roi], small_bg[small_roi], small_score[small_roi],
-                                                      mask[roi], found[small_roi], enclosed[small_roi],
-                                                      colour[small_roi], taken[small_roi], grow, k, piece_px,
-                                                      threshold)
+        packed[roi], table[small_roi], whole[roi] = _packed_round(
+            image[roi], lab[roi], small_bg[small_roi], small_score[small_roi], mask[roi], found[small_roi],
+            enclosed[small_roi], colour[small_roi], taken[small_roi], grow, k, piece_px, threshold)
     # only where it makes a blob of more than two large pyramids: a lone piece's blob is left as it was
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask | packed, connectivity=8)
     big = stats[:, cv2.CC_STAT_AREA] > PACK_AREA * piece_px ** 2
     big[0] = False
-    packed[~big[labels]] = 0
+    keep = big[labels]
+    # ... or where, with what was added before it was cut, it makes one of saturated plastic (PACK_CHROMA): a pack
+    # seen from above shows the gaps round its outer pieces, each of which stood out as a blob of its own, and what
+    # was added between them was cut into parts too small to keep (a card's art that came apart so is paler, as is a
+    # card on a coloured table)
+    n, whole_labels, stats, _ = cv2.connectedComponentsWithStats(mask | whole, connectivity=8)
+    for i in range(1, n):
+        if stats[i, cv2.CC_STAT_AREA] > PACK_AREA * piece_px ** 2:
+            x, y, bw, bh = (int(v) for v in stats[i, :4])
+            part = whole_labels[y:y + bh, x:x + bw] == i
+            ab = lab[y:y + bh, x:x + bw, 1:][part & (mask[y:y + bh, x:x + bw] > 0)].astype(np.float32) - 128.0
+            if len(ab) and np.median(np.hypot(ab[:, 0], ab[:, 1])) >= PACK_CHROMA:
+                keep[y:y + bh, x:x + bw] |= part
+    packed[~keep] = 0
     # the table under pieces found this way is the filled-in one (the median there has the pieces' colour)
     under = cv2.resize(packed, (w, h), interpolation=cv2.INTER_AREA) > 0
     return packed, np.where(under[..., None], table, small_bg)
@@ -333,8 +366,9 @@ def _merged_boxes(stats: np.ndarray, margin: int, w: int, h: int) -> list[tuple[
 def _packed_round(image, lab, small_bg, small_score, mask, found, enclosed, colour, taken, grow, k, piece_px,
                   threshold):
     """:func:`_packed_pieces` in one box round a ring: the pixels of pieces packed inside it (0/255, the size of
-    ``image``) and the table filled in under what stood out there (Lab, the size of ``small_bg``). ``colour``:
-    the colour of what stood out nearby; ``taken``: where the median has it."""
+    ``image``), the table filled in under what stood out there (Lab, the size of ``small_bg``), and the same pixels
+    before they were cut between the things that stood out apart. ``colour``: the colour of what stood out nearby;
+    ``taken``: where the median has it."""
     covered = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))) | enclosed
     table = cv2.inpaint(small_bg, covered, 3, cv2.INPAINT_TELEA)
     texture = cv2.inpaint(small_score, covered, 3, cv2.INPAINT_TELEA)
@@ -346,6 +380,7 @@ def _packed_round(image, lab, small_bg, small_score, mask, found, enclosed, colo
     alike &= cv2.resize(taken, size, interpolation=cv2.INTER_NEAREST) > 0
     near = cv2.resize(enclosed, size, interpolation=cv2.INTER_NEAREST) > 0
     packed = np.where(near & alike, again, 0).astype(np.uint8)
+    whole = packed.copy()
     # what is added never joins two things that stood out apart (a row of pieces, each its own blob): it is
     # cut where the nearest of them changes
     _, nearest = cv2.distanceTransformWithLabels(np.where(mask > 0, 0, 255).astype(np.uint8), cv2.DIST_L2, 3,
@@ -353,7 +388,7 @@ def _packed_round(image, lab, small_bg, small_score, mask, found, enclosed, colo
     nearest = nearest.astype(np.float32)
     square = np.ones((3, 3), np.uint8)
     packed[(cv2.dilate(nearest, square) != cv2.erode(nearest, square)) & (mask == 0)] = 0
-    return packed, table
+    return packed, table, whole
 
 
 _SUM = np.ones((1, 3), np.float32)
@@ -376,7 +411,7 @@ def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int,
     chroma = cv2.transform(np.abs(share), _SUM)
     ratio = total / total_bg
     score = cv2.transform(cv2.absdiff(lab, background).astype(np.float32), _SCORE)
-    shadow = (ratio > 0.45) & (ratio < 1.0) & (chroma < 0.06)
+    shadow = (ratio > SHADOW_DIM[0]) & (ratio < SHADOW_DIM[1]) & (chroma < SHADOW_SHARE)
     # a patterned table (knit, wood grain) differs from its own median everywhere: raise the bar there
     score8 = np.clip(np.where(shadow, 0, score), 0, 255).astype(np.uint8)
     small_score = cv2.resize(score8, small_bg.shape[1::-1], interpolation=cv2.INTER_AREA)

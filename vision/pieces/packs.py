@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from vision.pieces.fitting import Blob
-from vision.pieces.foreground import CHROMA_BAR, Foreground
+from vision.pieces.foreground import CHROMA_BAR, Foreground, shadow_of
 
 MAX_CLUSTERS = 6  # a part of a pack is taken apart into at most this many pieces
 SLIVER = 6  # a cluster of fewer pixels is a scrap of an edge, not a piece
@@ -151,7 +151,8 @@ def valley_parts(image: np.ndarray, fg: Foreground, blob: Blob, scale: int, piec
     and drops in the gaps between them, which are a pixel or two wide in the full-size frame and blur away in
     the smaller one. The gaps are the narrow valleys of that difference: what a closing over a sixth of a large
     pyramid fills in. What is left of the pack (its convex hull: the background median may have lost its middle)
-    apart from the valleys falls into one core per piece, and each core grows back over the pack (watershed).
+    apart from the valleys falls into one core per piece, and each core grows back over the pack (watershed), but
+    not over the pieces' shadows (the table darker, of its chromaticity: :func:`foreground.shadow_of`).
     Pieces touching with no gap between them (a column of larges, the tip of one over the base of the next) stay
     one part; a pack with no valley at all is one part. Nothing when nothing of the pack stands out."""
     table = fg.table_round(blob.box, blob.mask)
@@ -170,7 +171,8 @@ def valley_parts(image: np.ndarray, fg: Foreground, blob: Blob, scale: int, piec
     region = region[cy0 - Y0:cy1 - Y0, cx0 - X0:cx1 - X0]
     lab = cv2.cvtColor(image[cy0:cy1, cx0:cx1], cv2.COLOR_BGR2LAB).astype(np.float32) - table
     diff = cv2.GaussianBlur(np.sqrt((0.5 * lab[..., 0]) ** 2 + lab[..., 1] ** 2 + lab[..., 2] ** 2), (3, 3), 0)
-    inside = region > 0
+    # the pieces' shadows on the table are no part of them: a camera looking down sees them beside every piece
+    inside = (region > 0) & ~shadow_of(image[cy0:cy1, cx0:cx1], table)
     if inside.sum() < 16:
         return []
     typical = float(np.median(diff[inside]))

@@ -21,7 +21,8 @@ candidates are read again as pyramids (a pyramid's printed pips can look like a 
 game's variant lays pyramids on their sides, a blob no standing pyramid fits well is also fitted
 with a lying one, every way round, which gives its ``pointing_deg``. Card print stands out beside the
 pieces where a card's art meets its white border: the print whose colour goes on round a blob
-(:meth:`Foreground.print_round`) is no piece, and a blob that took some in is read without it.
+(:meth:`Foreground.print_round`) is no piece, and a blob that took some in is read without it; a blob mostly such
+print is no token either, whatever its colour (the edge of a blue back's panel, for a blue pawn).
 
     reader = PieceReader(calibration, tokens=registry, dice_in_play=1, flat_print_mm=markers_print_mm(mat))
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
@@ -40,7 +41,7 @@ from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
-from vision.pieces.foreground import Foreground
+from vision.pieces.foreground import PACK_CHROMA, Foreground
 from vision.pieces.joins import join_strength, pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
@@ -57,10 +58,9 @@ PART_IOU = 0.65  # the same for a part cut from a pack of pieces, stricter: card
 PACK_COVER = 0.15
 # a blob is also cut at the valleys of its difference from the table (packs.valley_parts) only when its median chroma
 # is at least PACK_CHROMA (saturated plastic; not pale cards on a coloured table, nor card backs whose pattern is
-# mixed with white), and read so only when its pieces explain at least VALLEY_COVER of it. Both set on 2026-11-22,
-# session 7, on the Deck Town demo's shots 0, 5, 9, 16 and 20 and measured Deck Town boards 100000-100007 (see the
-# model card)
-PACK_CHROMA = 26.0
+# mixed with white: kept in vision.pieces.foreground, which finds packs by it too), and read so only when its pieces
+# explain at least VALLEY_COVER of it. Both set on 2026-11-22, session 7, on the Deck Town demo's shots 0, 5, 9, 16
+# and 20 and measured Deck Town boards 100000-100007 (see the model card)
 VALLEY_COVER = 0.7
 HUES = 3  # a blob nothing fits is also taken apart into parts of this many hues (a pyramid, and a card's print)
 CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when pieces fit this share of it
@@ -99,6 +99,15 @@ SAME_SPOT = 0.5
 MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
 # a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
 COLOUR_GATE = 0.8
+# print of a token's colour (a blue card back's pattern, for a blue pawn) is told from the token by a ring round
+# what was found, from COLOUR_RING[0] to COLOUR_RING[1] pixels of the smaller frame out: when at least PRINT_ROUND of
+# it has the token's colour and less than STANDS_OUT of what was found stands out from the table, it is print. Set on
+# 2026-11-23, session 11, on Pouches trials 2, 10 and 18 (a blue pawn beside a heap of blue backs): the pawns had 0.0
+# of their ring of their colour and 0.78 to 1.0 of them stood out; the backs' emblems and pattern 0.51 to 0.89, and 0.0
+# to 0.42
+COLOUR_RING = (2, 5)
+PRINT_ROUND = 0.4
+STANDS_OUT = 0.6
 
 
 @dataclass
@@ -434,7 +443,9 @@ class PieceReader:
 
     def _tokens_by_colour(self, fg: Foreground, out: PiecesReading) -> None:
         """Registered tokens the foreground missed (one standing on a card pile merges with the card's border),
-        looked for where the picture has the token's own colour."""
+        looked for where the picture has the token's own colour (with the pixels round that the foreground holds:
+        the token's edge, blurred with what is round it), and not where that is print of its colour
+        (:func:`_flat_print`: a blue back's emblem, for a blue pawn)."""
         seen = {t.label for t in out.tokens}
         for sig in self.tokens.shaped():
             if sig.label in seen:
@@ -445,14 +456,20 @@ class PieceReader:
             mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
             best = None
+            h, w = mask.shape
             for i in range(1, n):
                 x0, y0, bw, bh, area = stats[i]
                 if area < 12:
                     continue
-                blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
-                            (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+                # the token's edge, blurred with the table, is off its colour but stands out: a pixel round it that
+                # the foreground holds is the token's too
+                X0, Y0, X1, Y1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x0 + bw + 1, w), min(y0 + bh + 1, h)
+                own = (labels[Y0:Y1, X0:X1] == i).astype(np.uint8)
+                grown = own | (cv2.dilate(own, np.ones((3, 3), np.uint8)) & (fg.mask[Y0:Y1, X0:X1] > 0))
+                blob = Blob((int(X0), int(Y0), int(X1), int(Y1)), grown.astype(np.uint8))
                 fit = fit_outline(blob, self.view, token_points(sig), turns=(0.0,))
-                if fit.iou >= MIN_IOU - 0.1 and (best is None or fit.iou > best.iou):
+                if fit.iou >= MIN_IOU - 0.1 and (best is None or fit.iou > best.iou) \
+                        and not _flat_print(fg, fit, sig.colour_lab):
                     best = fit
             if best is None:
                 continue
@@ -506,9 +523,12 @@ class PieceReader:
                 continue
             fit = fit_outline(blob, self.view, token_points(probe), turns=(0.0,))
             if fit.iou < MIN_IOU:  # a token set down beside a marker or the mat's edge merges with it
-                for part in fg.colour_parts(blob.box, blob.mask):
-                    part_fit = fit_outline(Blob(*part), self.view, token_points(probe), turns=(0.0,))
-                    fit = part_fit if part_fit.iou > fit.iou else fit
+                # (its coloured part; on the mat's edge the paper is coloured too against a background half table,
+                # half paper, and comes apart from the token by hue: the parts of two, then HUES, hues)
+                for hues in range(1, HUES + 1):
+                    for part in fg.colour_parts(blob.box, blob.mask, hues=hues):
+                        part_fit = fit_outline(Blob(*part), self.view, token_points(probe), turns=(0.0,))
+                        fit = part_fit if part_fit.iou > fit.iou else fit
             if best is None or fit.iou > best.iou:
                 best = fit
         if best is None or best.iou < MIN_IOU:
@@ -692,7 +712,7 @@ class PieceReader:
             # a registered token's colour decides between it and a pyramid of about its outline
             token = self.tokens.identify(_body_colour(fg, token_fits[0][3]), {f[2].label: f[0] for f in token_fits},
                                          (token_fits[0][3].x, token_fits[0][3].y))
-            if token is not None and token.confidence >= 0.5:
+            if token is not None and token.confidence >= 0.5 and not _print(fg, blob):
                 out.tokens.append(token)
                 return
         if not others or others[0][0] < min_iou:
@@ -724,7 +744,7 @@ class PieceReader:
             shape_fits = {f[2].label: f[0] for f in fits if f[1] == "token"}
             colour = _body_colour(fg, fit)
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
-            if token is not None and token.confidence >= MIN_TOKEN:  # below: like no registered token
+            if token is not None and token.confidence >= MIN_TOKEN and not _print(fg, blob):  # below: like no token
                 out.tokens.append(token)
 
 
@@ -737,6 +757,49 @@ def _outside_share(blob: Blob, trimmed: tuple, fit: Fit) -> float:
     taken = (blob.mask > 0) & (kept == 0)
     inside = outline_mask(fit.outline_px, blob.box) > 0
     return float((taken & ~inside).sum() / max(int(taken.sum()), 1))
+
+
+def _print(fg: Foreground, blob: Blob) -> bool:
+    """Whether at least ``PRINT_SHARE`` of ``blob`` is print that goes on round it (:meth:`Foreground.print_round`):
+    no token. A token's plastic has a colour of its own, whatever it stands on or beside; the edge of a card back's
+    panel of the token's colour, where it meets the card's white border, stands out like a token and fits one."""
+    return bool(fg.print_round(blob.box, blob.mask).sum() >= PRINT_SHARE * blob.area)
+
+
+def _flat_print(fg: Foreground, fit: Fit, colour_lab) -> bool:
+    """Whether what ``fit`` outlines, of a token's colour ``colour_lab``, is print: its colour goes on round it
+    (``PRINT_ROUND`` of a ring past the blur; a card back's pattern round its emblem, a token's plastic stands on
+    something else) and it does not stand out from the table (less than ``STANDS_OUT`` of it in the foreground: the
+    median of a card's middle is the card's print, while a piece standing up stands out of what it stands on)."""
+    if _colour_round(fg, fit, colour_lab) < PRINT_ROUND:
+        return False
+    px = fit.outline_px
+    h, w = fg.mask.shape
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + 1, (w, h))
+    inside = outline_mask(px, (int(x0), int(y0), int(x1), int(y1))) > 0
+    return not inside.any() or float((fg.mask[y0:y1, x0:x1][inside] > 0).mean()) < STANDS_OUT
+
+
+def _colour_round(fg: Foreground, fit: Fit, colour_lab, ring: tuple[int, int] = COLOUR_RING) -> float:
+    """The share of a ring round the outline ``fit`` (from ``ring[0]`` to ``ring[1]`` pixels of the smaller
+    frame out) that has the colour ``colour_lab`` (within ``COLOUR_GATE`` of the token reach)."""
+    edge, far = ring
+    h, w = fg.mask.shape
+    px = fit.outline_px
+    x0, y0 = np.maximum(np.floor(px.min(axis=0)).astype(int) - far, 0)
+    x1, y1 = np.minimum(np.ceil(px.max(axis=0)).astype(int) + far + 1, (w, h))
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    inside = outline_mask(px, (int(x0), int(y0), int(x1), int(y1)))
+    outer = cv2.dilate(inside, np.ones((2 * far + 1,) * 2, np.uint8)) > 0
+    near = cv2.dilate(inside, np.ones((2 * edge + 1,) * 2, np.uint8)) > 0
+    around = outer & ~near
+    if not around.any():
+        return 0.0
+    d = fg.lab[y0:y1, x0:x1][around].astype(np.float32) - np.asarray(colour_lab, np.float32)
+    distance = np.sqrt((0.25 * d[:, 0]) ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)  # as tokens.colour_distance
+    return float((distance < COLOUR_GATE * tokens_module.REACH).mean())
 
 
 def _size_confidence(margin: float, iou: float) -> float:
