@@ -343,7 +343,7 @@ _RECOGNISER: CardRecogniser | None = None
 def _default_recogniser() -> CardRecogniser:
     global _RECOGNISER
     if _RECOGNISER is None:
-        _RECOGNISER = CardRecogniser()
+        _RECOGNISER = CardRecogniser(close_ups=False)  # (a camera over the table: no index is close)
     return _RECOGNISER
 
 

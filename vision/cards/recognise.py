@@ -40,6 +40,29 @@ from vision.cards import whole_face
 from vision.cards.runtime import onnx_session
 
 DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
+# and, for indices larger still (a close-up photo of one card: an index a sixth of the picture across, which
+# the detector at 320 boxes unsurely or not at all), at these coarser ones, keeping only the index finds
+# there at least COARSE_SHARE of the picture's long side (a real table's indices are about a twentieth of
+# it; what a coarse scale boxes smaller is what the finer scales see better). Only a picture where the
+# finer scales found fewer than COARSE_UNLESS indices at least COARSE_CLEAR is looked at so: a table shows
+# many (each of the 39 real webcam tables at least 6, while 172 of the 176 close-up photos show at most 4),
+# and at a coarse scale a pile of a face's pips is boxed as one large index (a 10H's hearts read KD 0.98:
+# looked at so, the held-out tables' precision fell from 0.783 to 0.775, their recall from 0.904 to 0.885).
+# A rendered table of pyramids, or of Decktet cards, shows few such finds too: the table reader's recogniser
+# never looks coarser (``close_ups``), nor does any for the Decktet (:meth:`CardRecogniser.recognise`)
+COARSE_SIDES = (256, 192)
+COARSE_SHARE = 0.08
+COARSE_CLEAR = 0.4
+COARSE_UNLESS = 5
+# A picture without colour (a phone photo taken grey-scale: a pixel's channels differ by at most GREY_SPREAD
+# of 255 on average, where the real colour photos differ by 2.9 at least and the grey ones by 0.9 at most)
+# shows a red index as dark as a black one, and the classifier, which tells the suits apart by colour as
+# much as by shape, reads a diamond as a club (a 10 of diamonds read TC 0.91). There the suit is told by
+# the shape of the index's suit sign: a diamond's fills the four-sided outline round it (at least
+# DIAMOND_FILL of the two together; on the teaching half's photos turned grey, diamonds 0.90 to 0.96,
+# hearts, spades and clubs 0.84 at most), no other suit's does
+GREY_SPREAD = 1.5
+DIAMOND_FILL = 0.87
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FOUND = 0.3  # detector peak needed to consider an index or a face-down card
@@ -111,9 +134,12 @@ class CardSeen:
 class CardRecogniser:
     """Runs the two ONNX models of ``folder`` (``models/cards`` by default) with ONNX Runtime."""
 
-    def __init__(self, folder: str | Path = MODELS, threads: int = 2) -> None:
+    def __init__(self, folder: str | Path = MODELS, threads: int = 2, close_ups: bool = True) -> None:
         self.folder = Path(folder)
         self.threads = threads
+        # (whether a picture may be a close-up of a card or two, looked at coarser where it shows few
+        # indices: a photo may; a camera over a table, as the table reader's, never shows an index so large)
+        self.close_ups = close_ups
         for name in ("detector.onnx", "classifier.onnx"):
             if not (self.folder / name).is_file():
                 raise RecognitionError(f"the card model {self.folder / name} is missing; rebuild it with `make models`")
@@ -140,18 +166,27 @@ class CardRecogniser:
 
     # -- the stages ---------------------------------------------------------------------------
 
-    def detect(self, image: np.ndarray, faint: list | None = None) -> tuple[list[dict], list[dict]]:
+    def detect(self, image: np.ndarray, faint: list | None = None,
+               coarse: bool | None = None) -> tuple[list[dict], list[dict]]:
         """Stage 1: index boxes (with the detector's ``turn_hint``, degrees) and face-down card
         boxes, in picture pixels. The detector runs at several scales (:data:`DETECT_SIDES`, long
         sides in pixels), so an index photographed from close by is found at the size the detector
         learned; a find seen at several scales is kept once. ``faint``, where given, receives the
         index finds the detector was less sure of (:data:`FAINT`) that no surer find covers: they
-        are read only where a card's other corner should lie (:meth:`other_corners`)."""
+        are read only where a card's other corner should lie (:meth:`other_corners`). A picture
+        showing few indices is looked at coarser too (:data:`COARSE_SIDES`), as a close-up photo may
+        be, where ``coarse`` (by default the recogniser's ``close_ups``) allows it."""
         found = ([], [])
         for side in DETECT_SIDES:
             for channel, finds in enumerate(self._detect_at(image, side)):
                 found[channel].extend(finds)
         indices = _suppress([f for f in found[0] if f["score"] >= FOUND])
+        if (self.close_ups if coarse is None else coarse) and \
+                sum(i["score"] >= COARSE_CLEAR for i in indices) < COARSE_UNLESS:  # (few indices show)
+            large = COARSE_SHARE * max(image.shape[:2])
+            for side in COARSE_SIDES:
+                found[0].extend(f for f in self._detect_at(image, side)[0] if _box_side(f["box"]) >= large)
+            indices = _suppress([f for f in found[0] if f["score"] >= FOUND])
         if faint is not None:  # (all kept, however they overlap: the best boxed may not be the surest)
             fainter = [f for f in found[0] if f["score"] < FOUND]
             covered = _one_thing_with_any([f["box"] for f in fainter], [i["box"] for i in indices])
@@ -289,6 +324,8 @@ class CardRecogniser:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
+        if _grey(image):  # (the ink's colour is not in the picture: the suit sign's shape tells a diamond)
+            probs = _suit_by_shape(probs, [_diamond(image, i["box"], float(t)) for i, t in zip(indices, turns)])
         return probs, embeddings
 
     def _read_each(self, image: np.ndarray,
@@ -308,7 +345,9 @@ class CardRecogniser:
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
         faint: list[dict] = []
-        indices, backs = self.detect(image, faint)
+        # (not for the Decktet: its indices are found less surely, and a table of them, showing few finds
+        # scoring COARSE_CLEAR, would be looked at coarser, where its faces' art is boxed as indices)
+        indices, backs = self.detect(image, faint, coarse=self.close_ups and deck != "decktet")
         probs, _ = self.classify(image, indices)
         probs = restrict(probs, deck)
         probs = self.other_corners(image, indices, probs, faint, deck)
@@ -469,6 +508,76 @@ class CardRecogniser:
 
 
 _IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
+_DIAMONDS = np.array([INDEX[n] for n in DECKS["standard"] if n.endswith("D")])
+_OTHER_SUITS = np.array([[INDEX[CLASSES[d][:-1] + suit] for suit in "SHC"] for d in _DIAMONDS])  # (each rank's)
+
+
+def _grey(image: np.ndarray) -> bool:
+    """Whether ``image`` has no colour (:data:`GREY_SPREAD`), judged on every 8th pixel."""
+    if image.ndim != 3:
+        return False
+    few = image[::8, ::8].astype(np.int16)
+    return float((few.max(axis=2) - few.min(axis=2)).mean()) < GREY_SPREAD
+
+
+def _diamond(image: np.ndarray, box, turn_deg: float) -> bool | None:
+    """Whether the suit sign of the index in ``box``, turned upright by ``turn_deg``, is a diamond: it
+    fills the four-sided outline round it (:func:`diamond_fill`, at least :data:`DIAMOND_FILL`). Where
+    no whole sign shows in the box, a box a third larger is looked in (the detector's box sometimes cuts
+    the sign off below the rank: a grey 7D's box, two thirds of its index, read 7S 0.34). None where no
+    sign shows there either."""
+    fill = diamond_fill(image, box, turn_deg)
+    if fill is None:
+        fill = diamond_fill(image, _resized(box, 1.3), turn_deg)
+    return None if fill is None else fill >= DIAMOND_FILL
+
+
+def diamond_fill(image: np.ndarray, box, turn_deg: float, side: int = 96) -> float | None:
+    """How fully the suit sign of the index in ``box``, turned upright by ``turn_deg``, fills the
+    four-sided outline round it: the largest ink blob in the crop's lower part (below the rank), its
+    and the outline's shared area over their union (a diamond's about 0.9, a club's 0.75). None where
+    no such blob shows."""
+    x0, y0, x1, y1 = box
+    k = side / max(x1 - x0, y1 - y0, 2.0) / CROP_SCALE
+    m = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), turn_deg, k)
+    m[:, 2] += (side / 2 - (x0 + x1) / 2, side / 2 - (y0 + y1) / 2)
+    crop = cv2.warpAffine(image.min(axis=2) if image.ndim == 3 else image, m, (side, side),
+                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
+    # (a blob touching the crop's edge is the card's edge or a neighbour's, and no whole sign)
+    inside = [j for j in range(1, n) if stats[j, 4] >= 40 and centres[j][1] >= 0.45 * side and stats[j, 0] > 0
+              and stats[j, 1] > 0 and stats[j, 0] + stats[j, 2] < side and stats[j, 1] + stats[j, 3] < side]
+    if not inside:
+        return None
+    blob = (labels == max(inside, key=lambda j: stats[j, 4])).astype(np.uint8)
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
+    perimeter = cv2.arcLength(hull, True)
+    lo, hi = 0.0, 0.5  # the hull simplified to four corners (or fewer), the loosest such fit found by halving
+    for _ in range(16):
+        if len(cv2.approxPolyDP(hull, (lo + hi) / 2 * perimeter, True)) > 4:
+            lo = (lo + hi) / 2
+        else:
+            hi = (lo + hi) / 2
+    outline = np.zeros_like(blob)
+    cv2.fillPoly(outline, [cv2.approxPolyDP(hull, hi * perimeter, True)], 1)
+    return float(np.logical_and(outline, blob).sum() / np.logical_or(outline, blob).sum())
+
+
+def _suit_by_shape(probs: np.ndarray, diamonds: list[bool | None]) -> np.ndarray:
+    """Reads of a grey picture with each index's suit told by its sign's shape (:func:`_diamond`): where
+    the sign is a diamond, each rank's reads as a club, spade or heart go to that rank's diamond; where it
+    is not, each rank's read as a diamond is shared among its other three suits (which of them it is, the
+    read of a black-looking sign does not say surely: the card is left in doubt rather than guessed)."""
+    probs = probs.copy()
+    for row, diamond in enumerate(diamonds):
+        if diamond is None:
+            continue
+        d, others = probs[row, _DIAMONDS], probs[row, _OTHER_SUITS]
+        probs[row, _DIAMONDS] = d + others.sum(axis=1) if diamond else 0.0
+        probs[row, _OTHER_SUITS] = 0.0 if diamond else others + d[:, None] / 3
+    return probs
 
 
 def _best_name(p: np.ndarray) -> str:
