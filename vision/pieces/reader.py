@@ -30,6 +30,7 @@ print is no token either, whatever its colour (the edge of a blue back's panel, 
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import cv2
@@ -67,6 +68,13 @@ CLUSTERS_READ = 0.9  # a part of a pack taken apart into clusters is pieces when
 # clusters with no edge between them are pieces only when each fits a piece this closely: pieces touching along a
 # face with print of their own show no stronger edge between them (session 7, on the Deck Town demo)
 CLUSTER_SURE = 0.75
+# a pack's clusters are also tried with smaller sizes each fits within RESIZE_NEAR of its best, and redrawn so when the
+# outlines together cover the part RESIZE_GAIN better (intersection over union), RESIZE_TRIES ways at most (set on
+# 2026-11-23, session 11, on Deck Town trial 8: a medium touching a large, cut into two clusters fitting a large at 0.88
+# and 0.82 (medium 0.75), two larges covered its part at 0.867, a large and a medium at 0.90)
+RESIZE_NEAR = 0.15
+RESIZE_GAIN = 0.02
+RESIZE_TRIES = 32
 HOPELESS = 0.35  # a solid whose outline's area is less than this share of the blob's, or the other way, is not fitted
 # a blob no piece fits better than this is tried without its pixels that look like the table round it, and read so
 # when a piece then fits better by TRIM_GAIN (set on 2026-11-22, session 6, looking at the Pungo demo: a large
@@ -398,23 +406,33 @@ class PieceReader:
             if sum(cluster.area for cluster in read) >= CLUSTERS_READ * part.area and \
                     sum(c.area * self._fit_blob(c, False)[0][0] for c in read) / part.area > fit:
                 found = again
+        resized = self._clusters_resized(part, [cluster for cluster, _ in found])
+        if resized is not None:
+            again = [(cluster, self._reading_of(image, fg, cluster, may_be_die=False, min_iou=bar))
+                     for cluster in resized]
+            if sum(cluster.area for cluster, reading in again if reading.count) >= CLUSTERS_READ * part.area:
+                found = again
         merged = PiecesReading([], [], [], [])
         for _, reading in found:
             merged.take(reading)  # (no dice: the clusters were read as anything but a die)
         return merged
 
     def _clusters_refitted(self, part: Blob, cut: list[Blob]) -> list[Blob] | None:
-        """``cut`` (clusters of ``part``) drawn again from the pieces fitted to them: each pixel of ``part`` goes
-        to the fitted outline that covers it, of those that do the nearest the camera (it hides the ones behind),
-        and to its own cluster where none does. k-means cuts a part into clusters of about one size, so a medium
-        beside a large takes some of the large and fits a large itself; the outlines follow the pieces. None when
-        a cluster fits nothing."""
+        """``cut`` (clusters of ``part``) drawn again from the pieces fitted to them (:meth:`_owned`). k-means cuts a
+        part into clusters of about one size, so a medium beside a large takes some of the large and fits a large
+        itself; the outlines follow the pieces. None when a cluster fits nothing."""
         fits = []
         for cluster in cut:
             found = self._fit_blob(cluster, False)
             if not found:
                 return None
             fits.append(found[0][3])
+        return self._owned(part, cut, fits)
+
+    def _owned(self, part: Blob, cut: list[Blob], fits: list[Fit]) -> list[Blob] | None:
+        """``cut`` (clusters of ``part``) drawn again from the outlines ``fits`` (one per cluster): each pixel of
+        ``part`` goes to the outline that covers it, of those that do the one nearest the camera (it hides the ones
+        behind), and to its own cluster where none does. None when a cluster is left with a sliver."""
         x0, y0, x1, y1 = part.box
         owner = np.full(part.mask.shape, -1, np.int32)
         for k, cluster in enumerate(cut):
@@ -435,6 +453,50 @@ class PieceReader:
             box = (x0 + int(xs.min()), y0 + int(ys.min()), x0 + int(xs.max()) + 1, y0 + int(ys.max()) + 1)
             out.append(Blob(box, mask[ys.min():ys.max() + 1, xs.min():xs.max() + 1]))
         return out
+
+    def _clusters_resized(self, part: Blob, cut: list[Blob]) -> list[Blob] | None:
+        """``cut`` (clusters of ``part``, each of which a pyramid fits) drawn again for other sizes of pyramid, when
+        they explain ``part`` clearly better together: None when no other sizes do.
+
+        A medium touching a large with no gap between them comes apart into two clusters of about one size; the
+        medium's took in the large's edge and fits a large, and the outlines redrawn from two larges keep it so.
+        Every way of giving each cluster its best size or a smaller one it nearly fits (within ``RESIZE_NEAR``) is
+        tried (a cluster that took in its neighbour's edge or a gap fits a larger piece than it is; tried larger, a
+        medium whose cluster took in a strip of the gap beside it fitted a large, on Deck Town trial 3): the outlines
+        of those sizes are fitted to the clusters and the clusters redrawn from them (:meth:`_owned`), twice. The
+        sizes are kept when each redrawn cluster then fits its own size best (the pieces read are the sizes tried)
+        and the outlines together cover ``part`` (intersection over union of their union with it) by
+        ``RESIZE_GAIN`` more than the clusters' own best sizes do: the pieces' footprints, not the clusters' equal
+        shares, explain the part."""
+        options, best_fits = [], []
+        for cluster in cut:
+            found = self._fit_blob(cluster, False)
+            if not found or found[0][1] != "pyramid":
+                return None
+            best_fits.append(found[0][3])
+            options.append([f[2] for f in found if f[1] == "pyramid" and f[2] <= found[0][2] and f[0] > 0
+                            and f[0] >= found[0][0] - RESIZE_NEAR])
+        if all(len(o) == 1 for o in options) or np.prod([len(o) for o in options]) > RESIZE_TRIES:
+            return None
+        bar = _union_iou(part, best_fits) + RESIZE_GAIN
+        chosen = None
+        for sizes in itertools.product(*options):
+            clusters = cut
+            for _ in range(2):
+                fits = [fit_outline(c, self.view, lambda x, y, a, s=s: pyramid_points(x, y, a, s))
+                        for c, s in zip(clusters, sizes)]
+                clusters = self._owned(part, cut, fits)
+                if clusters is None:
+                    break
+            if clusters is None:
+                continue
+            found = [self._fit_blob(c, False) for c in clusters]
+            if not all(f and f[0][1] == "pyramid" and f[0][2] == s for f, s in zip(found, sizes)):
+                continue
+            cover = _union_iou(part, [f[0][3] for f in found])
+            if cover >= bar:
+                chosen, bar = clusters, cover
+        return chosen
 
     def _grey(self, image: np.ndarray) -> np.ndarray:
         if getattr(self, "_grey_frame", None) is None:
@@ -746,6 +808,20 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN and not _print(fg, blob):  # below: like no token
                 out.tokens.append(token)
+
+
+def _union_iou(part: Blob, fits: list[Fit]) -> float:
+    """Intersection over union of ``part`` with the union of the outlines ``fits``."""
+    px = np.vstack([f.outline_px for f in fits])
+    x0, y0, x1, y1 = part.box
+    X0, Y0 = (int(v) for v in np.minimum(np.floor(px.min(axis=0)), (x0, y0)))
+    X1, Y1 = (int(v) for v in np.maximum(np.ceil(px.max(axis=0)) + 1, (x1, y1)))
+    union = np.zeros((Y1 - Y0, X1 - X0), bool)
+    for f in fits:
+        union |= outline_mask(f.outline_px, (X0, Y0, X1, Y1)) > 0
+    inside = np.zeros_like(union)
+    inside[y0 - Y0:y1 - Y0, x0 - X0:x1 - X0] = part.mask > 0
+    return float((union & inside).sum() / max(int((union | inside).sum()), 1))
 
 
 def _outside_share(blob: Blob, trimmed: tuple, fit: Fit) -> float:
