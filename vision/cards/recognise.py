@@ -396,7 +396,10 @@ class CardRecogniser:
         the lone index is named surely (what shows of its covered corner by the edge of the card over
         it; a lone find named unsurely may be a pip, and vouches for no corner). A found index named
         by nothing surely (:data:`NAMED`) is a candidate whatever its turn, taken as the corner only
-        where it reads there surely and the lone index keeps its name. One lone itself that
+        where it reads there surely and the lone index keeps its name. So is a found index lying where
+        the lone index places its card's other corner (:func:`_at_the_other_corner`), whatever its turn
+        and name, read there in smaller and larger boxes too (:data:`RETRIED_SIZES`); one that is a
+        candidate for that only is, unpaired, left as it was read. One lone itself that
         still names another card there, lying as the covered corner of a lone index named surely and
         more surely than it that found no corner (:func:`_covered_corner`), is set to none too:
         no card of its own could lie there while that index shows."""
@@ -416,6 +419,8 @@ class CardRecogniser:
         candidates = [(find, None) for find in faint] + [(indices[j], j) for j in unpaired]
         pairs = []  # (lone index, candidate, the card's turn from the line between them)
         loose = set()  # (pairs whose candidate's turn is no corner's: it must read there surely as the lone index)
+        at_corner = set()  # (loose pairs whose candidate lies at the lone index's other corner: read at more sizes)
+        only_placed = set()  # (and those paired for that only: the candidate is no covered corner set to none below)
         for k in lone:
             for c, (find, j) in enumerate(candidates):  # (turned by the detector about half round from it, too)
                 turns = [find["turn_hint"]] if j is None else [find["turn_hint"], find["turn"]]
@@ -433,16 +438,36 @@ class CardRecogniser:
                 # at a turn 104 degrees off; a card lying on this one's corner, turned as it, is left alone)
                 unnamed = unnamed or (j in lone and all(abs(_wrapped(t - indices[k]["turn"] - h)) > 2 * DIAGONAL_TURN_DEG
                                                         for t in turns for h in (0.0, 180.0)))
-                if j != k and (half_round or same_name or unnamed) and _across_the_card(
+                # (or a found index, turned any way, lying where the lone index places its card's other corner
+                # (:func:`_at_the_other_corner`): paired where it reads there surely as the lone index, in its box or
+                # a smaller or larger one (:data:`RETRIED_SIZES`, as stage 2 reads an unclear index) -- Mongoose
+                # trial 8's 2D, its upside-down bottom-right index read QH 0.73 at a turn 45 degrees off, laid out
+                # as a card across the 4S and 8S; read at the 2D's turn, 2D 0.81, in a box 1.4 times as large 2D 0.97)
+                placed = j is not None and _at_the_other_corner(indices[k], find)
+                if j != k and (half_round or same_name or unnamed or placed) and _across_the_card(
                         indices[k], find, names[k], DIAGONAL_SEARCH_DEG):
                     (ax, ay), (bx, by) = _middle(indices[k]["box"]), _middle(find["box"])
                     pairs.append((k, c, math.degrees(math.atan2(by - ay, bx - ax)) - upright_deg(names[k])))
                     if not (half_round or same_name):
                         loose.add((k, c))
+                        if placed:
+                            at_corner.add((k, c))
+                        if placed and not unnamed:
+                            only_placed.add((k, c))
         if not pairs:
             return probs
         # the candidates first: most faint finds are pips or other cards' faces, read as no index or unsurely
         reads, _ = self._read(image, [candidates[c][0] for _, c, _ in pairs], [t + 180.0 for _, _, t in pairs])
+        # (one lying at the lone index's other corner, read there unsurely, is read in smaller and larger boxes too)
+        wider = [n for n, (k, c, _) in enumerate(pairs) if (k, c) in at_corner and _named(reads[n][None])[0] < SURE]
+        if wider:
+            at = [candidates[pairs[n][1]][0] for n in wider]
+            sized = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in at],
+                                             [pairs[n][2] + 180.0 for n in wider]) for s in RETRIED_SIZES])
+            for m, n in enumerate(wider):
+                surest = max((p[m] for p, _ in sized), key=lambda q: _named(q[None])[0])
+                if _named(surest[None])[0] > _named(reads[n][None])[0]:
+                    reads[n] = surest
         # the candidates read as an index (a faint find surely, as most are pips; a found index may name
         # its card unsurely, and must then name the same as the lone index), surest first; the lone
         # index is read again at each line's turn
@@ -454,7 +479,7 @@ class CardRecogniser:
         for (k, c, turn), corner in zip(pairs, restrict(reads, deck)):
             j = candidates[c][1]
             if j is not None and corner[INDEX[NONE]] >= NOT_AN_INDEX and _named(probs[j][None])[0] < SURE \
-                    and _named(probs[k][None])[0] >= SURE:
+                    and _named(probs[k][None])[0] >= SURE and (k, c) not in only_placed:
                 probs[j] = corner
         added, used, paired = [], set(), set()  # (candidates used; indices paired)
         if corners:
@@ -489,7 +514,7 @@ class CardRecogniser:
         surest = np.argsort(-_named(probs[[k for k, _, _ in pairs]]), kind="stable")
         for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck)))[n] for n in surest):
             j = candidates[c][1]
-            if j is None or {j, k} & paired:
+            if j is None or {j, k} & paired or (k, c) in only_placed:
                 continue
             if j in lone and _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner):
                 probs[j] = np.eye(len(CLASSES), dtype=probs.dtype)[INDEX[NONE]]
@@ -607,6 +632,18 @@ def _across_the_card(a: dict, b: dict, name: str, within_deg: float) -> bool:
     expected = _diagonal_mm(name) * _px_per_mm(a["box"], a["turn"], name)
     return abs((along + 180) % 360 - 180) <= within_deg and \
         abs(math.dist((ax, ay), (bx, by)) / expected - 1) <= DIAGONAL_SEARCH_LENGTH
+
+
+def _at_the_other_corner(index: dict, find: dict) -> bool:
+    """Whether ``find``'s middle lies within a box's side of where ``index`` places its card's other
+    index (``index`` mirrored through the card's centre it places), the two boxes index-sized alike
+    (:data:`SAME_INDEX_SIZE`). A card's index lies at a corner of its own card: another card's index lying
+    exactly there, where this card's corner shows or is covered, is rare; this card's own corner, its turn
+    misread, is not."""
+    (ix, iy), (cx, cy) = _middle(index["box"]), index["card_centre"]
+    sides = sorted((_box_side(index["box"]), _box_side(find["box"])))
+    return sides[1] <= SAME_INDEX_SIZE * sides[0] and \
+        math.dist(_middle(find["box"]), (2 * cx - ix, 2 * cy - iy)) <= _box_side(index["box"])
 
 
 def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, found: np.ndarray,

@@ -115,3 +115,23 @@ def test_a_name_read_twice_is_looked_at_again_closer_and_a_mark_on_a_card_goes()
     frame, truth, reader = _trial_frame(0, 30.0, game="mongoose")
     seen = _cards(reader.read(frame, truth.t).snapshot)
     assert seen == _cards(truth.snapshot) and max(seen.values()) == 1
+
+
+@pytest.mark.parametrize("t", [17.2, 18.0])
+def test_an_index_read_turned_where_a_cards_other_corner_lies_is_that_corner(t):
+    # Mongoose seed 8: the 2D seen by its top-left index alone, its bottom-right one (upside down, above
+    # the 4S and 8S) read QH 0.74 (17.2 s) or KH 0.48 (18.0 s) at a turn 45 degrees off, laid out as a
+    # card turned across the 4S and 8S: a second KH for the stabiliser. It lies where the 2D's index places
+    # the 2D's other corner; read at the 2D's turn, in a box somewhat larger, it is the 2D's
+    frame, truth, reader = _trial_frame(8, t, "mongoose")
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
+
+
+@pytest.mark.parametrize("t", [14.2, 14.6])
+def test_a_cards_corner_by_the_edge_of_the_card_over_it_is_its_corner_and_no_card(t):
+    # Mongoose seed 5: the pool's QH, the TC over its right side, its bottom-right index by the TC's edge
+    # read KH 0.95 at a turn 70 degrees off: a KH that never was (the referee took a `reveal KD` from
+    # it), and the QH, its top-left index boxed with the court art beside it (KD), unknown
+    frame, truth, reader = _trial_frame(5, t, "mongoose")
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
+
