@@ -32,6 +32,7 @@ SAVED = "saved"  # a reading's track status when the table was placed by the rea
 # cards of the last frame no longer found that are looked at again, closer (60-100 ms each): a move turns a
 # card or two up, or takes them away; more gone at once is the camera or the whole table changing
 LOOKS_AGAIN = 2
+TWICE_NAMED_LOOKS = 2  # cards whose name another card bears too, looked at again closer in one frame at most
 
 # Reads the pieces (pyramids, dice, tokens) of one frame given the table calibration.
 PieceReader = Callable[[np.ndarray, TableCalibration], tuple[tuple, tuple, tuple]]
@@ -99,7 +100,7 @@ class TableReader:
                 if not any(math.dist(old.center_mm, s.center_mm) < SAME_CARD_MM for _, s in placed)]
         found = []
         for old in gone if len(gone) <= LOOKS_AGAIN else ():
-            card = read_closer(self.recogniser or _default_recogniser(), frame, _card_square(old, calibration), self.deck)
+            card = self._closer(frame, _card_square(old, calibration))
             if card.id not in (None, BACK) and card.id not in names:
                 names.add(card.id)
                 found.append((card, card_sighting(card, calibration)))
@@ -109,7 +110,7 @@ class TableReader:
                      placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
         """``placed`` with each name on one card: a game's deck holds every card once, so where a name is
         read on two cards all but the surest are looked at again, closer (:func:`read_closer`, at most
-        :data:`LOOKS_AGAIN`, least sure first). A card named anew, by a name not on the table, takes that
+        :data:`TWICE_NAMED_LOOKS`, least sure first). A card named anew, by a name not on the table, takes that
         name; one the closer look names as another card on the table, or cannot name, was a mark on a
         card (a Mongoose collection's 2D's corner read as the pool's JD, 0.92) and goes; one it names
         as before stays, and the referee sees the name twice."""
@@ -120,9 +121,9 @@ class TableReader:
         doubtful = sorted((k for ks in names.values() for k in sorted(ks, key=lambda k: -placed[k][1].confidence)[1:]),
                           key=lambda k: placed[k][1].confidence)
         placed, gone = list(placed), set()
-        for k in doubtful[:LOOKS_AGAIN]:
+        for k in doubtful[:TWICE_NAMED_LOOKS]:
             old = placed[k][1]
-            card = read_closer(self.recogniser or _default_recogniser(), frame, _card_square(old, calibration), self.deck)
+            card = self._closer(frame, _card_square(old, calibration))
             if card.id == old.card:
                 continue
             if card.id in (None, BACK) or card.id in names:
@@ -131,6 +132,10 @@ class TableReader:
                 names[card.id] = [k]
                 placed[k] = (card, card_sighting(card, calibration))
         return [p for k, p in enumerate(placed) if k not in gone]
+
+    def _closer(self, frame: np.ndarray, polygon) -> CardSeen:
+        """The card inside ``polygon`` (picture pixels) read from an enlarged cut-out (:func:`read_closer`)."""
+        return read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
 
     def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
@@ -152,7 +157,7 @@ class TableReader:
             corners = back.corners_mm()
             polygon = calibration.to_image(np.array(corners)).tolist()
             if back.face_like:  # a face-up card the index stage missed or could not name: read it closer
-                card = read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+                card = self._closer(frame, polygon)
                 # an unknown card with its middle or an index in the outline was this card, not read
                 unknown = {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
                     _within(corners, p) for p in [s.center_mm, *_index_middles(c, calibration)])}

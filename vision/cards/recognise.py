@@ -36,7 +36,7 @@ import numpy as np
 
 from vision.cards.classes import (CARD_MM, CLASSES, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
                                   INDEX, INDEX_CENTRE_MM, NONE, STRIDE)
-from vision.cards import whole_face
+from vision.cards import grey, whole_face
 from vision.cards.runtime import onnx_session
 
 DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
@@ -54,15 +54,6 @@ COARSE_SIDES = (256, 192)
 COARSE_SHARE = 0.08
 COARSE_CLEAR = 0.4
 COARSE_UNLESS = 5
-# A picture without colour (a phone photo taken grey-scale: a pixel's channels differ by at most GREY_SPREAD
-# of 255 on average, where the real colour photos differ by 2.9 at least and the grey ones by 0.9 at most)
-# shows a red index as dark as a black one, and the classifier, which tells the suits apart by colour as
-# much as by shape, reads a diamond as a club (a 10 of diamonds read TC 0.91). There the suit is told by
-# the shape of the index's suit sign: a diamond's fills the four-sided outline round it (at least
-# DIAMOND_FILL of the two together; on the teaching half's photos turned grey, diamonds 0.90 to 0.96,
-# hearts, spades and clubs 0.84 at most), no other suit's does
-GREY_SPREAD = 1.5
-DIAMOND_FILL = 0.87
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
 FOUND = 0.3  # detector peak needed to consider an index or a face-down card
@@ -259,13 +250,10 @@ class CardRecogniser:
         # index beside it) is read with smaller and larger boxes; one that names it surely wins
         unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
         if len(unclear):
-            reads = self._read_each(image, [([{**indices[k], "box": _resized(indices[k]["box"], s)} for k in unclear],
-                                              turns[unclear]) for s in RETRIED_SIZES])
-            named = np.stack([_named(p) for p, _ in reads])  # size x index
-            best = named.argmax(axis=0)
+            best, sized, sized_embeddings = self._read_resized(image, [indices[k] for k in unclear], turns[unclear])
             for n, (k, b) in enumerate(zip(unclear, best)):
-                if named[b, n] >= SURE:
-                    probs[k], embeddings[k] = reads[b][0][n], reads[b][1][n]
+                if _named(sized[n][None])[0] >= SURE:
+                    probs[k], embeddings[k] = sized[n], sized_embeddings[n]
                     if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
                         indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
         # one named surely in a box much larger than one it suppressed lying inside it (a coarse box
@@ -324,10 +312,20 @@ class CardRecogniser:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
-        if _grey(image):  # (the ink's colour is not in the picture: the suit sign's shape tells a diamond)
-            ink = image.min(axis=2) if image.ndim == 3 else image  # (once: a 1280x720 picture's takes 20 ms)
-            probs = _suit_by_shape(probs, [_diamond(ink, i["box"], float(t)) for i, t in zip(indices, turns)])
+        if grey.without_colour(image):  # (the ink's colour is not in the picture: the sign's shape tells a diamond)
+            probs = grey.suits_by_shape(probs, image, [i["box"] for i in indices],
+                                        [_resized(i["box"], grey.WIDER) for i in indices], turns)
         return probs, embeddings
+
+    def _read_resized(self, image: np.ndarray, finds: list[dict], turns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each of ``finds`` read at its turn in ``turns`` in smaller and larger boxes (:data:`RETRIED_SIZES`,
+        one run of the classifier): per find, which size named a card surest, and that read's probabilities
+        and embedding."""
+        reads = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in finds], turns)
+                                        for s in RETRIED_SIZES])
+        best = np.stack([_named(p) for p, _ in reads]).argmax(axis=0)  # (size x find: the first surest)
+        rows = np.arange(len(finds))
+        return best, np.stack([p for p, _ in reads])[best, rows], np.stack([e for _, e in reads])[best, rows]
 
     def _read_each(self, image: np.ndarray,
                    batches: list[tuple[list[dict], np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -462,13 +460,11 @@ class CardRecogniser:
         # (one lying at the lone index's other corner, read there unsurely, is read in smaller and larger boxes too)
         wider = [n for n, (k, c, _) in enumerate(pairs) if (k, c) in at_corner and _named(reads[n][None])[0] < SURE]
         if wider:
-            at = [candidates[pairs[n][1]][0] for n in wider]
-            sized = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in at],
-                                             [pairs[n][2] + 180.0 for n in wider]) for s in RETRIED_SIZES])
+            _, sized, _ = self._read_resized(image, [candidates[pairs[n][1]][0] for n in wider],
+                                             [pairs[n][2] + 180.0 for n in wider])
             for m, n in enumerate(wider):
-                surest = max((p[m] for p, _ in sized), key=lambda q: _named(q[None])[0])
-                if _named(surest[None])[0] > _named(reads[n][None])[0]:
-                    reads[n] = surest
+                if _named(sized[m][None])[0] > _named(reads[n][None])[0]:
+                    reads[n] = sized[m]
         # the candidates read as an index (a faint find surely, as most are pips; a found index may name
         # its card unsurely, and must then name the same as the lone index), surest first; the lone
         # index is read again at each line's turn
@@ -534,78 +530,6 @@ class CardRecogniser:
 
 
 _IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
-_DIAMONDS = np.array([INDEX[n] for n in DECKS["standard"] if n.endswith("D")])
-_OTHER_SUITS = np.array([[INDEX[CLASSES[d][:-1] + suit] for suit in "SHC"] for d in _DIAMONDS])  # (each rank's)
-
-
-def _grey(image: np.ndarray) -> bool:
-    """Whether ``image`` has no colour (:data:`GREY_SPREAD`), judged on every 8th pixel."""
-    if image.ndim != 3:
-        return False
-    few = image[::8, ::8].astype(np.int16)
-    return float((few.max(axis=2) - few.min(axis=2)).mean()) < GREY_SPREAD
-
-
-def _diamond(image: np.ndarray, box, turn_deg: float) -> bool | None:
-    """Whether the suit sign of the index in ``box``, turned upright by ``turn_deg``, is a diamond: it
-    fills the four-sided outline round it (:func:`diamond_fill`, at least :data:`DIAMOND_FILL`). Where
-    no whole sign shows in the box, a box a third larger is looked in (the detector's box sometimes cuts
-    the sign off below the rank: a grey 7D's box, two thirds of its index, read 7S 0.34). None where no
-    sign shows there either."""
-    fill = diamond_fill(image, box, turn_deg)
-    if fill is None:
-        fill = diamond_fill(image, _resized(box, 1.3), turn_deg)
-    return None if fill is None else fill >= DIAMOND_FILL
-
-
-def diamond_fill(image: np.ndarray, box, turn_deg: float, side: int = 96) -> float | None:
-    """How fully the suit sign of the index in ``box``, turned upright by ``turn_deg``, fills the
-    four-sided outline round it: the largest ink blob in the crop's lower part (below the rank), its
-    and the outline's shared area over their union (a diamond's about 0.9, a club's 0.75). None where
-    no such blob shows."""
-    x0, y0, x1, y1 = box
-    k = side / max(x1 - x0, y1 - y0, 2.0) / CROP_SCALE
-    m = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), turn_deg, k)
-    m[:, 2] += (side / 2 - (x0 + x1) / 2, side / 2 - (y0 + y1) / 2)
-    crop = cv2.warpAffine(image.min(axis=2) if image.ndim == 3 else image, m, (side, side),
-                          flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
-    # (a blob touching the crop's edge is the card's edge or a neighbour's, and no whole sign)
-    inside = [j for j in range(1, n) if stats[j, 4] >= 40 and centres[j][1] >= 0.45 * side and stats[j, 0] > 0
-              and stats[j, 1] > 0 and stats[j, 0] + stats[j, 2] < side and stats[j, 1] + stats[j, 3] < side]
-    if not inside:
-        return None
-    blob = (labels == max(inside, key=lambda j: stats[j, 4])).astype(np.uint8)
-    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    hull = cv2.convexHull(max(contours, key=cv2.contourArea))
-    perimeter = cv2.arcLength(hull, True)
-    lo, hi = 0.0, 0.5  # the hull simplified to four corners (or fewer), the loosest such fit found by halving
-    for _ in range(16):
-        if len(cv2.approxPolyDP(hull, (lo + hi) / 2 * perimeter, True)) > 4:
-            lo = (lo + hi) / 2
-        else:
-            hi = (lo + hi) / 2
-    outline = np.zeros_like(blob)
-    cv2.fillPoly(outline, [cv2.approxPolyDP(hull, hi * perimeter, True)], 1)
-    return float(np.logical_and(outline, blob).sum() / np.logical_or(outline, blob).sum())
-
-
-def _suit_by_shape(probs: np.ndarray, diamonds: list[bool | None]) -> np.ndarray:
-    """Reads of a grey picture with each index's suit told by its sign's shape (:func:`_diamond`): where
-    the sign is a diamond, each rank's reads as a club, spade or heart go to that rank's diamond; where it
-    is not, each rank's read as a diamond is shared among its other three suits (which of them it is, the
-    read of a black-looking sign does not say surely: the card is left in doubt rather than guessed)."""
-    probs = probs.copy()
-    for row, diamond in enumerate(diamonds):
-        if diamond is None:
-            continue
-        d, others = probs[row, _DIAMONDS], probs[row, _OTHER_SUITS]
-        probs[row, _DIAMONDS] = d + others.sum(axis=1) if diamond else 0.0
-        probs[row, _OTHER_SUITS] = 0.0 if diamond else others + d[:, None] / 3
-    return probs
-
-
 def _best_name(p: np.ndarray) -> str:
     """The card a read names best (whatever its probability of being no index)."""
     return CLASSES[int(np.argmax(np.where(_IS_NONE, -1.0, p)))]

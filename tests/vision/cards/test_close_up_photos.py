@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from models.cards import real
-from vision.cards import recognise
+from vision.cards import grey, recognise
 from vision.cards.recognise import CardRecogniser
 
 
@@ -55,17 +55,17 @@ def test_a_table_showing_many_indices_is_not_looked_at_coarser(recogniser, share
                                                  ("single-IMG_20220921_200041.jpg", "7D", "7S")])
 def test_a_grey_photo_of_a_diamond_is_read_as_a_diamond(recogniser, shared, name, card, misread):
     image = _photo(shared, name)
-    assert recognise._grey(image)
+    assert grey.without_colour(image)
     cards = [c for c in recogniser.recognise(image, deck="standard") if c.id not in (None, "back")]
     assert cards and max(cards, key=lambda c: c.confidence).id == card, [(c.id, round(c.confidence, 2)) for c in cards]
     assert misread not in {c.id for c in cards}
 
 
 def test_only_a_picture_without_colour_is_judged_grey(shared):
-    grey = _photo(shared, "single-IMG_20220921_195938.jpg")
-    assert recognise._grey(grey)
-    assert not recognise._grey(_photo(shared, "single-IMG_20220921_195500.jpg"))  # a QD on a pale table
-    assert not recognise._grey(_photo(shared, "tabletop-WIN_20240627_12_52_37_Pro.jpg"))
+    photo = _photo(shared, "single-IMG_20220921_195938.jpg")
+    assert grey.without_colour(photo)
+    assert not grey.without_colour(_photo(shared, "single-IMG_20220921_195500.jpg"))  # a QD on a pale table
+    assert not grey.without_colour(_photo(shared, "tabletop-WIN_20240627_12_52_37_Pro.jpg"))
 
 
 def test_a_table_seen_by_the_camera_is_never_looked_at_as_a_close_up(recogniser):
