@@ -3,7 +3,9 @@
 Pieces are small next to the table, the mat and the cards, so a median over a window a few pieces
 wide shows the picture without them (a median keeps straight edges, such as a card's, and drops
 anything smaller than half its window). Pixels far from that background in Lab are foreground; a
-shadow (darker, same hue as the table under it) is not.
+shadow (darker, same hue as the table under it) is not, unless nothing standing out beside it could have cast it
+(grey, white or clear plastic in shade looks like shadow too). What was left out as shadow is kept (``shaded``):
+the reader looks there for a grey pyramid under a coloured one.
 """
 
 from __future__ import annotations
@@ -26,6 +28,11 @@ SHRINK = 2  # the background is estimated on a picture this many times smaller: 
 # less than SHADOW_DIM[1] of the table's brightness, its shares of the three within SHADOW_SHARE of the table's
 SHADOW_DIM = (0.45, 1.0)
 SHADOW_SHARE = 0.06
+# what stands out but looks like shadow (dimmer than the table, of its chromaticity) is a piece when nothing else
+# standing out lies within CASTER_GAP of a large pyramid's height of it (nothing there to cast it), and it covers at
+# least SHADED_PIECE of a small pyramid's base squared (session 12: grey and clear pyramids on grey tables)
+CASTER_GAP = 0.1
+SHADED_PIECE = 0.5
 TABLE_LIKE = 10.0  # Lab distance (lightness counted half) within which a blob's pixel looks like the table round it
 # where print that goes on past a blob is looked for round it (Foreground.print_round), in pixels of the half-size
 # frame: from past the blob's blurred edge (half piece, half table) to this far (past a pyramid's shadow); and the
@@ -42,6 +49,9 @@ class Foreground:
     background: np.ndarray  # the table without pieces, Lab, full size
     mask: np.ndarray  # uint8 0/255: things standing out
     illuminant: np.ndarray  # mean Lab of the brightest tenth of the table: the light's colour, roughly
+    # uint8 0/255: what stands out but was left out as shadow (dimmer than the table, of its chromaticity), which grey
+    # plastic also is; None when not known
+    shaded: np.ndarray | None = None
 
     @classmethod
     def of(cls, image: np.ndarray, piece_px: float, threshold: float = 16.0) -> Foreground:
@@ -50,12 +60,12 @@ class Foreground:
         small = cv2.resize(lab, (image.shape[1] // SHRINK, image.shape[0] // SHRINK), interpolation=cv2.INTER_AREA)
         k = int(np.clip(1.5 * piece_px / SHRINK, 5, 121)) | 1
         small_bg = cv2.medianBlur(small, k)
-        mask, small_score = _stand_out(image, lab, small_bg, k, piece_px, threshold)
+        mask, small_score, shaded = _stand_out(image, lab, small_bg, k, piece_px, threshold)
         bright = small_bg.reshape(-1, 3)
         top = bright[bright[:, 0] >= np.percentile(bright[:, 0], 90)]
         packed, small_bg = _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, threshold)
         background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
-        return cls(lab, background, mask | packed, top.mean(axis=0).astype(np.float32))
+        return cls(lab, background, mask | packed, top.mean(axis=0).astype(np.float32), shaded & ~(mask | packed))
 
     def packed_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
         """The pieces of a blob of pieces packed close (a supply), as (box, mask) like the blob: each piece
@@ -116,7 +126,7 @@ class Foreground:
         inside = blob_mask > 0
         if not (alike & inside).any():
             return None
-        return _largest_part(box, inside & ~alike)
+        return largest_part(box, inside & ~alike)
 
     def without_print(self, box: tuple[int, int, int, int], blob_mask: np.ndarray,
                       printed: np.ndarray | None = None) -> tuple | None:
@@ -136,7 +146,7 @@ class Foreground:
         ink = np.unique(np.round(lab[printed]), axis=0)
         alike = np.zeros(inside.shape, bool)
         alike[inside] = (((lab[inside][:, None, :] - ink[None, :, :]) ** 2).sum(-1) < TABLE_LIKE ** 2).any(axis=1)
-        return _largest_part(box, inside & ~(printed | alike))
+        return largest_part(box, inside & ~(printed | alike))
 
     def _solid(self) -> np.ndarray:
         """The mask with every blob's holes filled (kept for the frame)."""
@@ -218,7 +228,7 @@ class Foreground:
 
 
 
-def _largest_part(box: tuple[int, int, int, int], keep: np.ndarray) -> tuple | None:
+def largest_part(box: tuple[int, int, int, int], keep: np.ndarray) -> tuple | None:
     """The largest part of ``keep`` (bool over ``box``) once opened, holes filled, as (box, mask); None if none."""
     x0, y0 = box[:2]
     rest = cv2.morphologyEx(keep.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -372,7 +382,7 @@ def _packed_round(image, lab, small_bg, small_score, mask, found, enclosed, colo
     covered = cv2.dilate(found, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (grow, grow))) | enclosed
     table = cv2.inpaint(small_bg, covered, 3, cv2.INPAINT_TELEA)
     texture = cv2.inpaint(small_score, covered, 3, cv2.INPAINT_TELEA)
-    again, _ = _stand_out(image, lab, table, k, piece_px, threshold, texture)
+    again, _, _ = _stand_out(image, lab, table, k, piece_px, threshold, texture)
     size = image.shape[1::-1]
     colour = cv2.resize(colour, size, interpolation=cv2.INTER_LINEAR)
     d = lab.astype(np.float32) - colour
@@ -395,12 +405,35 @@ _SUM = np.ones((1, 3), np.float32)
 _SCORE = np.array([[1.0, 1.5, 1.5]], np.float32)  # |dL| + 1.5 (|da| + |db|)
 
 
+def _uncast(mask: np.ndarray, shaded: np.ndarray, piece_px: float) -> np.ndarray:
+    """What of ``shaded`` (bool: pixels that stand out but are dimmer than the table, of its chromaticity) cannot be
+    a shadow, as a 0/255 mask: its parts of at least a small pyramid's base (``SHADED_PIECE`` of it) with nothing
+    standing out beside them (within ``CASTER_GAP`` of ``piece_px``). A shadow is cast by something standing on the
+    table beside it; grey or white plastic, and clear plastic over a grey table, dimmed by shading, has the table's
+    chromaticity too, and alone stands out only so. (A grey piece's own shadow, touching it, goes with it.)"""
+    if not shaded.any():
+        return np.zeros_like(mask)
+    gap = max(3, int(round(CASTER_GAP * piece_px))) | 1
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (gap, gap))) > 0
+    parts = cv2.morphologyEx(shaded.astype(np.uint8), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                                                 (3, 3)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(parts, connectivity=8)
+    if n < 2:
+        return np.zeros_like(mask)
+    cast = np.zeros(n, bool)
+    cast[np.unique(labels[near & (parts > 0)])] = True
+    small_base = (SHADED_PIECE * piece_px * 14.3 / 44.5) ** 2  # (a small pyramid's base against a large's height)
+    keep = ~cast & (stats[:, cv2.CC_STAT_AREA] >= small_base)
+    keep[0] = False
+    return (keep[labels] * 255).astype(np.uint8)
+
+
 def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int, piece_px: float,
-               threshold: float, small_texture: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+               threshold: float, small_texture: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The 0/255 mask of pixels of ``image`` (BGR; ``lab`` its Lab) that stand out from the background
     ``small_bg`` (Lab, SHRINK times smaller): not a shadow, above the table's own texture, solid. Also the
     difference score, SHRINK times smaller, from which the texture is measured (``small_texture``: a
-    texture score to use instead)."""
+    texture score to use instead), and the 0/255 mask of what stands out but was taken for shadow."""
     background = cv2.resize(small_bg, (image.shape[1], image.shape[0]), interpolation=cv2.INTER_LINEAR)
     # a shadow dims the table but keeps its chromaticity (the share of blue, green and red)
     # (sums over the three channels by cv2.transform, and OpenCV's division: numpy's are slower, for the same bits)
@@ -421,6 +454,8 @@ def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int,
     # nothing on a table gets brighter in a shadow: a lit die or white plastic needs less of a difference
     lit = (ratio > 1.06) & (score > 0.5 * bar)
     mask = ((((score > bar) & ~shadow) | lit) * 255).astype(np.uint8)
+    shaded = (score > bar) & shadow
+    mask |= _uncast(mask, shaded, piece_px)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     # a piece is solid; a card's white border or a mat's line is a thin band: open away what is thinner than
@@ -434,4 +469,4 @@ def _stand_out(image: np.ndarray, lab: np.ndarray, small_bg: np.ndarray, k: int,
         holes = [c for c, h in zip(contours, hierarchy[0])
                  if h[3] >= 0 and cv2.contourArea(c) < (0.5 * piece_px) ** 2]
         cv2.drawContours(mask, holes, -1, 255, cv2.FILLED)
-    return mask, small_score
+    return mask, small_score, (shaded * 255).astype(np.uint8)

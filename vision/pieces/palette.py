@@ -6,7 +6,8 @@ patch is described by its own median Lab colour, the table's beside it, the colo
 the table's pattern; white does not): ten numbers, weighted by :func:`embed` before comparing.
 The table of examples is fitted by ``models/pieces/recipe.py`` on renders the measurements never
 use and stored in ``models/pieces/palette.npz``. A patch further from every example than the
-examples are from each other is unknown: low confidence, never a guess.
+examples are from each other is unknown: low confidence, never a guess. A patch with the hue of a grey table
+beside it has no hue of its own: it is white, clear or black when any of its neighbours is.
 """
 
 from __future__ import annotations
@@ -19,6 +20,14 @@ import numpy as np
 PALETTE_FILE = Path(__file__).resolve().parents[2] / "models" / "pieces" / "palette.npz"
 NEIGHBOURS = 7
 FEATURES = 10  # patch Lab, table Lab, light Lab, patch lightness spread
+# plastic with no hue of its own: white and black reflect the light as the table does, clear shows the table through it
+ACHROMATIC = ("white", "clear", "black")
+# a patch whose (a, b) is within ACHROMATIC_NEAR of a grey table's (itself within ACHROMATIC_GREY of neutral, Lab
+# (a, b) = 128) has no hue: coloured plastic, opaque or translucent, would move it toward its own. Such a patch is
+# one of ACHROMATIC whenever its neighbours include one (session 12: on 90 random tables' bands, the 48 to 58 such
+# patches were all black, white or clear at 4 to 5; blue and purple came in from 6)
+ACHROMATIC_NEAR = 5.0
+ACHROMATIC_GREY = 12.0
 
 
 def embed(features: np.ndarray) -> np.ndarray:
@@ -102,6 +111,9 @@ class Palette:
         d = np.sqrt(d)
         if d[order[0]] > self.reach:
             return []
+        if _achromatic(feature):  # no hue: the neighbours of no hue speak, when there are any
+            plain = [i for i in order if self.labels[i] in ACHROMATIC]
+            order = np.array(plain) if plain else order
         votes: dict[str, float] = {}
         for i in order:
             votes[self.labels[i]] = votes.get(self.labels[i], 0.0) + 1.0 / (d[i] + 2.0)
@@ -109,3 +121,10 @@ class Palette:
         # confidence falls as the patch leaves the examples' neighbourhood
         near = float(np.clip(1.5 - d[order[0]] / self.reach, 0.0, 1.0))
         return sorted(((str(c), float(near * v / total)) for c, v in votes.items()), key=lambda cv: -cv[1])
+
+
+def _achromatic(feature: np.ndarray) -> bool:
+    """Whether a patch (its feature: patch Lab, table Lab, ...) has the hue of a grey table beside it: none."""
+    f = np.asarray(feature, np.float32).ravel()
+    return bool(np.hypot(f[1] - f[4], f[2] - f[5]) < ACHROMATIC_NEAR
+                and np.hypot(f[4] - 128.0, f[5] - 128.0) < ACHROMATIC_GREY)

@@ -22,7 +22,9 @@ game's variant lays pyramids on their sides, a blob no standing pyramid fits wel
 with a lying one, every way round, which gives its ``pointing_deg``. Card print stands out beside the
 pieces where a card's art meets its white border: the print whose colour goes on round a blob
 (:meth:`Foreground.print_round`) is no piece, and a blob that took some in is read without it; a blob mostly such
-print is no token either, whatever its colour (the edge of a blue back's panel, for a blue pawn).
+print is no token either, whatever its colour (the edge of a blue back's panel, for a blue pawn). A medium or small
+pyramid whose blob is ringed on every side by what the foreground took for shadow stands on a larger pyramid of grey,
+white or clear plastic (:meth:`PieceReader._grey_under`): a shadow falls one way, away from the light.
 
     reader = PieceReader(calibration, tokens=registry, dice_in_play=1, flat_print_mm=markers_print_mm(mat))
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
@@ -42,7 +44,7 @@ from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
-from vision.pieces.foreground import PACK_CHROMA, Foreground
+from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
 from vision.pieces.joins import join_strength, pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
@@ -93,6 +95,11 @@ TRIM_OUTSIDE = 0.15
 # the bench's piece tables and Deck Town boards had at most 0.45 (and a few pixels of a stack's blurred skirt, 0.003)
 PRINT_SHARE = 0.5
 PRINT_SOME = 0.05
+# a medium or small pyramid stands on a larger one of grey plastic when its blob with the shaded pixels joined to it
+# fits the larger one (MIN_IOU) and at least this share of the larger outline round the blob is shaded (set on
+# 2026-11-23, session 12, on the bench's random tables at the pieces' true poses: grey bottoms round a coloured top
+# 0.91 to 0.99 where they were lost, coloured singles under a large's outline 0.52 at most)
+GREY_RING = 0.8
 LYING_GATE = 0.8  # a blob a standing pyramid fits worse than this may be one lying on its side (set by hand)
 LYING_MARGIN = 0.08  # by how much more of its blob a lying pyramid must cover than a standing one (set by hand)
 LYING_TURNS = tuple(float(a) for a in range(0, 360, 15))
@@ -687,6 +694,49 @@ class PieceReader:
         self._read_fitted(image, fg, blob, fits, out, may_be_die, min_iou)
         return mostly
 
+    def _grey_under(self, fg: Foreground, blob: Blob, fit: Fit, size: Size) -> tuple[Fit, Size] | None:
+        """A larger pyramid under the one fitted to ``blob`` (``fit``, ``size``) whose plastic was taken for shadow:
+        (its fit, its size), or None. Grey, white or clear plastic in shade has the table's chromaticity, like a
+        shadow; but a shadow falls on one side of its caster, away from the light, while a larger pyramid's base rings
+        the one on it on every side. So the blob with the shaded pixels joined to it is fitted with each larger
+        pyramid, and one whose outline is ``GREY_RING`` shaded round the blob (what the blob does not cover), fitting
+        at least ``MIN_IOU``, stands there."""
+        if fg.shaded is None or size == Size.LARGE:
+            return None
+        best = None
+        h, w = fg.mask.shape
+        for larger in (s for s in Size if s > size):
+            points = lambda x, y, a, s=larger: pyramid_points(x, y, a, s)  # noqa: E731
+            outline = self.view.project(points(fit.x, fit.y, fit.angle))
+            reach = 0.5 * float(np.ptp(outline, axis=0).max())
+            x0, y0 = (max(int(v), 0) for v in outline.min(axis=0) - reach)
+            x1, y1 = int(min(outline[:, 0].max() + reach, w)), int(min(outline[:, 1].max() + reach, h))
+            if x1 - x0 < 3 or y1 - y0 < 3:
+                continue
+            own = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            bx0, by0, bx1, by1 = blob.box
+            cx0, cy0, cx1, cy1 = max(bx0, x0), max(by0, y0), min(bx1, x1), min(by1, y1)
+            if cx1 <= cx0 or cy1 <= cy0:
+                continue
+            own[cy0 - y0:cy1 - y0, cx0 - x0:cx1 - x0] = blob.mask[cy0 - by0:cy1 - by0, cx0 - bx0:cx1 - bx0]
+            shaded = fg.shaded[y0:y1, x0:x1] > 0
+            _, labels = cv2.connectedComponents(((own > 0) | shaded).astype(np.uint8), connectivity=8)
+            joined = np.isin(labels, np.unique(labels[own > 0]))
+            if joined.sum() <= own.sum() * 1.2:
+                continue
+            grown = largest_part((x0, y0, x1, y1), joined)
+            if grown is None:
+                continue
+            bigger = fit_outline(Blob(*grown), self.view, points)
+            ring = outline_mask(bigger.outline_px.astype(np.float32), (x0, y0, x1, y1)).astype(bool)
+            ring &= ~(cv2.dilate(own, np.ones((3, 3), np.uint8)) > 0)
+            if ring.sum() < 4:
+                continue
+            cover = float(shaded[ring].mean())
+            if cover >= GREY_RING and bigger.iou >= MIN_IOU and (best is None or bigger.iou > best[0].iou):
+                best = (bigger, larger)
+        return best
+
     def _without_print(self, fg: Foreground, blob: Blob, printed: np.ndarray, may_be_die: bool) -> tuple | None:
         """``blob`` without the print it took in (:meth:`Foreground.without_print`; ``printed``: the print found
         round it), or that part's part of one colour (:meth:`Foreground.colour_parts`, ``HUES`` of them: print of
@@ -789,6 +839,10 @@ class PieceReader:
             sizes = sorted(((f[0], f[2]) for f in fits if f[1] == "pyramid"), reverse=True)
             size_conf = _size_confidence(sizes[0][0] - sizes[1][0], iou)
             alts = [(s, round(float(v / max(sizes[0][0], 1e-6)) * 0.5, 4)) for v, s in sizes[1:2] if v > MIN_IOU]
+            under = self._grey_under(fg, blob, fit, what)
+            if under is not None:  # the pyramid fitted stands on a larger one of grey plastic, taken for shadow
+                alts = [(what, round(float(iou / max(under[0].iou, iou)) * 0.5, 4))]  # (the blob alone: its size)
+                fit, what = under
             grey = self._grey(image)
             full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
             sighting, features = read_stack(fit, what, self.view, fg, self.palette, size_conf, alts,
