@@ -53,9 +53,9 @@ def test_real_webcam_tables_and_single_card_photos(recogniser, shared):
     assert single["top1"] >= 0.98, single["top1"]
 
 
-@pytest.mark.xfail(strict=True, reason="measured 2026-11-22 on these scenes: a taught novel deck is read at recall 0.10")
+@pytest.mark.xfail(strict=True, reason="measured 2026-11-23 (session 12) on these scenes: the taught novel deck recall 0.24, precision 0.92; untaught 0.27 / 0.64; the standard recogniser on the same tables with standard faces (the ceiling) 0.46 / 0.83")
 def test_a_taught_deck_is_read_after_a_few_seconds_of_teaching(recogniser, tmp_path, shared):
-    figures = measure.learned_deck(recogniser, tmp_path / "novel", range(950_000, 950_010))
+    figures = measure.learned_deck(recogniser, tmp_path / "novel", range(950_000, 950_010), compare=False)
     assert figures["taught"]["recall"] >= 0.97 and figures["taught"]["precision"] >= 0.97, figures
 
 
