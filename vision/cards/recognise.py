@@ -16,8 +16,10 @@ The stages, each trained and measured on its own (``models/cards/README.md``):
    faint find lying across the card from it, both at the turn the line between them gives (a find
    there naming another card, less surely, is that covered corner misread, and no card);
 3. indices whose cards' centres coincide and whose names agree are one card (its two corners), as
-   are two lying a card's index diagonal apart whose reads allow each other's name; each corner
-   must allow the card's name (the corners' reads are combined by geometric mean).
+   are two lying a card's index diagonal apart whose reads allow each other's name, and two read as
+   one standard card lying as its two corners at the picture's scale (a standard deck holds each
+   card once); each corner must allow the card's name (the corners' reads are combined by
+   geometric mean). An index in black ink is read as no heart or diamond (:mod:`vision.cards.ink`).
 
 A card whose name is not clear (best probability under :data:`NAMED`) is reported with ``id``
 None and its candidates, never guessed. ``deck`` limits the names to one deck's cards.
@@ -36,7 +38,7 @@ import numpy as np
 
 from vision.cards.classes import (CARD_MM, CLASSES, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
                                   INDEX, INDEX_CENTRE_MM, NONE, STRIDE)
-from vision.cards import grey, whole_face
+from vision.cards import grey, ink, whole_face
 from vision.cards.runtime import onnx_session
 
 DETECT_SIDES = (800, DETECT_LONG_SIDE, 448, 320)  # stage 1 looks at these scales: indices from 10 to 200 px
@@ -95,6 +97,13 @@ COVERED_TURN_DEG = 20.0  # and the line turned as the lone index within this (a 
 # within this, lie as one card's two corners (:func:`_tip_to_tip`): a fan's next card's corner lies an
 # index width aside, 4 degrees off for one turned as this card, and its own top-left index pairs with it
 TIP_TURN_DEG = 10.0
+# two finds read as one card of the standard deck are its two corners where the line between them is
+# as long as a card's index diagonal at the picture's scale (the median of its surely named indices' scales,
+# at least SCALE_FINDS of them) within this fraction (on the 20 held-out webcam tables the pairs labelled
+# one card's lie within 0.58-1.4 of it), and turned as it within these degrees (they, within 31)
+ONE_CARD_LENGTH = 0.45
+ONE_CARD_TURN_DEG = 40.0
+SCALE_FINDS = 3
 # a cell outscored only by a neighbour whose box has at least this many times its side, by at most
 # this much, is a find of its own too (a fan's small index boxed by the next cell with a pip beside it)
 BESIDE_SIZE = 1.7
@@ -315,6 +324,8 @@ class CardRecogniser:
         if grey.without_colour(image):  # (the ink's colour is not in the picture: the sign's shape tells a diamond)
             probs = grey.suits_by_shape(probs, image, [i["box"] for i in indices],
                                         [_resized(i["box"], grey.WIDER) for i in indices], turns)
+        else:  # (an index in black ink is no heart or diamond, whatever its hidden sign looked like)
+            probs = ink.black_suits(probs, image, [i["box"] for i in indices])
         return probs, embeddings
 
     def _read_resized(self, image: np.ndarray, finds: list[dict], turns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -737,6 +748,7 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     groups: list[list[int]] = []
     echoes: set[int] = set()  # finds at a corner of a card already seen by both: no card, and no say in its name
     names = np.delete(probs, none, axis=1).argmax(axis=1)  # (each find's name, as a number)
+    scale = _picture_px_per_mm(indices, probs, live)
     for k in sorted(live, key=lambda k: -probs[k].max()):
         name = names[k]
         # a card it names and places alike; else one whose box it shares (boxes sharing this much are one
@@ -754,18 +766,28 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
             # (or found as the other's other corner, :meth:`CardRecogniser.other_corners`; or lying a
             # card's index diagonal apart, turned as its two ends, and either reading the other's name
             # possible: the turns read are too rough to place the centre from both)
+            # (or, of the standard deck, both naming one card surely (:data:`SURE`) and lying as its two corners at
+            # the picture's scale, :func:`_corners_of_one_card`: a deck holds each card once, and one index boxed
+            # round its rank alone, half its size, places the card's centre far from where the other places it; a
+            # find naming it unsurely is no such evidence: the Pouches demo's 9C's pip read 9S 0.65 lay so from the
+            # 8C's corner read 9S 0.88, and joined they stood as a 9S lying across the KS and the 9C)
             pair = next((g for g in groups if _one_corner([indices[j] for j in g]) and (
                 _opposite_corners(indices[g[0]], indices[k]) or k == indices[g[0]].get("corner_of", -1) or
                 g[0] == indices[k].get("corner_of", -1))), None) or \
                 next((g for g in groups if _one_corner([indices[j] for j in g]) and
                       _diagonal_apart(indices[g[0]], indices[k], CLASSES[name])
-                      and _names_in_doubt(probs[g[0]], probs[k])), None)
+                      and _names_in_doubt(probs[g[0]], probs[k])), None) or \
+                next((g for g in groups if _one_corner([indices[j] for j in g]) and min(_named(probs[[g[0], k]])) >= SURE
+                      and _corners_of_one_card(indices[g[0]], indices[k], CLASSES[names[g[0]]], CLASSES[name], scale)),
+                     None)
             # a find at a corner of a card already seen at both corners is that corner found again
             # (its box round a pip of the face beside the index): the card's, named by its corners
             # (or a pip on the face of such a card, placing its own card where that card lies)
+            sure = _named(probs[k][None])[0] >= SURE
             seen = None if pair is not None else next(
-                (g for g in groups if any(test([indices[j] for j in g if j not in echoes], indices[k],
-                                               _best_name(probs[g[0]])) for test in (_at_a_corner, _placed_on_it))),
+                (g for g in groups if _at_a_corner([indices[j] for j in g if j not in echoes], indices[k],
+                                                   _best_name(probs[g[0]]), sure) or
+                 _placed_on_it([indices[j] for j in g if j not in echoes], indices[k], _best_name(probs[g[0]]))),
                 None)
             # an unnamed find beside a surely named index, turned as it and on its card's face, is a box round
             # the pip beside that index (a fan's next index lies beside it too, but is read surely); one lying
@@ -807,6 +829,37 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
     return cards
 
 
+def _picture_px_per_mm(indices: list[dict], probs: np.ndarray, live: list[int]) -> float | None:
+    """The picture's scale (pixels per mm on a card face) at its indices named surely (:data:`SURE`):
+    the median of their boxes' (:func:`_px_per_mm`), at least :data:`SCALE_FINDS` of them, else None.
+    One box is often a third too small or half again too large (boxed round the rank alone, or with a pip);
+    the cards on one table are one size, and the camera's tilt changes their size on the picture less."""
+    sure = [k for k in live if _named(probs[k][None])[0] >= SURE]
+    if len(sure) < SCALE_FINDS:
+        return None
+    return float(np.median([_px_per_mm(indices[k]["box"], indices[k]["turn"], _best_name(probs[k])) for k in sure]))
+
+
+def _corners_of_one_card(a: dict, b: dict, name_a: str, name_b: str, px_per_mm: float | None) -> bool:
+    """Whether finds ``a`` and ``b``, both read as one card of the standard deck (``name_a`` and ``name_b``
+    alike), lie as its two corners: half a turn apart, the line between them as long as the card's index
+    diagonal at the picture's scale (``px_per_mm``, :func:`_picture_px_per_mm`; within
+    :data:`ONE_CARD_LENGTH`) and turned from the card as the diagonal is (the card's turn the middle of
+    the two finds', within :data:`ONE_CARD_TURN_DEG`). A standard deck holds each card once: the two are
+    one card, not the same card twice (a real KS's top-left index boxed round its rank alone, half its
+    size, placed the card's centre far from where its bottom-right corner placed it: KS named twice).
+    (Two corners read as two cards of one rank are left apart: joined, their reads' mean named the card
+    less often than either alone, and two cards of one rank lie so in a fan now and then.)"""
+    if px_per_mm is None or name_a not in DECKS["standard"] or name_a != name_b or not _half_a_turn_apart(a, b):
+        return False
+    (ax, ay), (bx, by) = _middle(a["box"]), _middle(b["box"])
+    turn = math.degrees(math.atan2(math.sin(math.radians(a["turn"])) - math.sin(math.radians(b["turn"])),
+                                   math.cos(math.radians(a["turn"])) - math.cos(math.radians(b["turn"]))))
+    along = math.degrees(math.atan2(by - ay, bx - ax)) - turn - upright_deg(name_a)
+    length = math.dist((ax, ay), (bx, by)) / (_diagonal_mm(name_a) * px_per_mm)
+    return abs(_wrapped(along)) <= ONE_CARD_TURN_DEG and abs(length - 1) <= ONE_CARD_LENGTH
+
+
 def _found_again(named: list[int] | None, shared: list[int] | None, k: int, indices: list[dict],
                  probs: np.ndarray) -> bool:
     """Whether the card ``named`` (the finds that name find ``k``'s card and place it alike) is the
@@ -843,23 +896,29 @@ def _same_card(a: dict, b: dict) -> bool:
     return math.dist(a["card_centre"], b["card_centre"]) < 2.5 * _box_side(a["box"])
 
 
-def _at_a_corner(card: list[dict], find: dict, name: str = "") -> bool:
+def _at_a_corner(card: list[dict], find: dict, name: str = "", surely_named: bool = False) -> bool:
     """Whether ``find`` lies at a corner of card ``name`` whose finds (``card``) include both its
     corners (two finds half a turn or several index lengths apart, so its outline is exact): placed
     as the corner opposite one of them (:func:`_opposite_corners`), or within a box's side of one
     of them and either turned as it or lying on the card's face turned any way but half round from
     it (a box round a pip beside the index, read at whatever turn). Another card's index cannot lie
     there while both this card's indices show: a neighbour in a fan is turned alike and lies beside
-    the face, not on it; a card laid head to head over this one's corner shows its index half round."""
+    the face, not on it; a card laid head to head over this one's corner shows its index half round.
+    So a find ``surely_named`` (:data:`SURE`) turned alike counts only on the face: beside it, within
+    a box's side, lies the next card's index in a fan (a real 7S's bottom-right index, read 7S 0.91,
+    beside the 6S's, was taken for the 6S's corner and the 7S went unseen)."""
     ends = _two_corners(card)
     if ends is None:
         return False
     a, b = ends
     centre = _between(a, b)
     on_the_face = _inside(card_outline(a["box"], centre, name), _middle(find["box"]))
+    # (one ``surely_named`` as a card beside the face is the next card's index in a fan, turned alike and
+    # within a box's side of this card's: the real 7S's bottom-right index, 7S 0.91, beside the 6S's)
+    turned_alike_counts = on_the_face or not surely_named
     return any(_opposite_corners(j, find) or (not _apart(j["box"], find["box"], 1.0) and (
-        (on_the_face and not _half_a_turn_apart(j, find)) or abs(_wrapped(j["turn"] - find["turn"])) <= 40))
-        for j in card)
+        (on_the_face and not _half_a_turn_apart(j, find)) or
+        (turned_alike_counts and abs(_wrapped(j["turn"] - find["turn"])) <= 40))) for j in card)
 
 
 def _pip_beside(index: dict, find: dict, name: str) -> bool:
