@@ -95,8 +95,9 @@ def test_the_pouches_demo_is_refereed_through_real_vision_move_for_move_to_its_w
     # 1280x720, the models read every 4th frame (2.5 looks a second, as a slow machine keeps up with a camera)
     progress, moves, script = followed_to_the_end(tmp_path, "pouches", every=4)
     assert moves == script  # no move misread, none missed, none made up
-    # bob's weapon dropped on the pile under his and cat's tokens looks like a bury elsewhere: the players say
-    assert progress.answered == ["discard bob 8S drop"]
+    # bob's weapon dropped on the pile under his and cat's tokens: the camera sees it there when the 8S's
+    # outline is laid out true; where the tokens hide it, it looks like a bury elsewhere and the players say
+    assert set(progress.answered) <= {"discard bob 8S drop"}
     assert rules_broken(progress) == [["pouches-1.9/move/uphill"]]
     outcome = [e.payload for e in progress.events if e.kind == "outcome"]
     assert [(o["winners"], o["rule"]) for o in outcome] == [(["cat"], "pouches-1.9/win/at-once")]
