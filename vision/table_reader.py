@@ -24,6 +24,7 @@ from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
+from vision.card_edges import EdgeMap, turned_by_edges
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
@@ -79,8 +80,13 @@ class TableReader:
         recogniser = self.recogniser or _default_recogniser()
         seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]
         seen = [c for c in seen if index_sized(c, track.calibration)]
+        edges = EdgeMap(frame)
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
-        placed = self._with_backs(frame, track.calibration, [(c, s) for c, s in placed if card_sized(s)])
+        placed = [(c, s) for c, s in placed if card_sized(s)]
+        indices = [[s.center_mm, *_index_middles(c, track.calibration)] for c, s in placed]
+        placed = [(c, _along_edges(c, s, track.calibration, edges, [p for j, ps in enumerate(indices) if j != k for p in ps]))
+                  for k, (c, s) in enumerate(placed)]
+        placed = self._with_backs(frame, track.calibration, placed)
         placed += self._looked_again(frame, track.calibration, placed)
         placed = self._one_of_each(frame, track.calibration, placed)
         self._previous = placed
@@ -225,6 +231,17 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
         tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
         round((angle + 180) % 360 - 180, 2), round(float(card.confidence), 4),
         tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
+
+
+def _along_edges(card: CardSeen, sighting: CardSighting, calibration: TableCalibration, edges: EdgeMap,
+                 others_mm: list) -> CardSighting:
+    """``sighting`` turned as the picture's edges say (:func:`turned_by_edges`) where it was laid out from
+    one index, unless the other cards' middles or indices (``others_mm``) would lie on it; a card with two indices
+    apart is laid out from both, and one named from its whole face has its outline from the face."""
+    if card.id == BACK or card.whole_face or not card.indices or \
+            not (len(card.indices) == 1 or _one_corner(card, calibration)):
+        return sighting
+    return turned_by_edges(card, sighting, _name(card), calibration, edges, others_mm)
 
 
 def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:

@@ -56,8 +56,8 @@ class DeckTownLayout:
         survey = tabletop.survey(snapshot.cards, state.board, dict(state.board), self.directions, self.middle)
         out = Readout(self.threshold)
         places: dict[str, list[CardSighting]] = {}
-        for card in snapshot.cards:
-            place = self._card_place(survey.where(card.center_mm), card.face_up)
+        for card, where in zip(snapshot.cards, survey.places(snapshot.cards, dict(state.board))):
+            place = self._card_place(where, card.face_up)
             if place is None:
                 out.unplaced(describe("card", card_label(card), card.center_mm) + ": off the play area")
             else:

@@ -40,8 +40,7 @@ class PouchesLayout:
                                   self.middle)
         out = Readout(self.threshold)
         places: dict[str, list[CardSighting]] = {}
-        for card in snapshot.cards:
-            where = survey.where(card.center_mm)
+        for card, where in zip(snapshot.cards, survey.places(snapshot.cards, expected)):
             if where.kind == "grid":
                 place = f"heap/{where.cell[0]},{where.cell[1]}"
             elif where.kind == "near":

@@ -13,6 +13,10 @@ the grid's bounding box (the cells the state knows and the cells the cluster cov
 * ``far``: out to :data:`TABLE_REACH` cells, a seat's own area (a pouch, a hand, a supply);
 * ``off``: beyond, or nowhere near the grid: off the play area.
 
+:meth:`Survey.places` places a table's cards so: where two fall in one cell and the state has one of
+them on the free cell beside it, within :data:`SLOPPY` cells, that one is the free cell's card (a card
+seen from afar is laid out up to half a card off its place).
+
 The seat is the one whose bearing from the grid's middle is nearest (:mod:`.seats`). The table's
 middle is the centre of the mat's ``play-area`` zone when the layout has zones, else the centre of
 an A4 mat's play area, :data:`DEFAULT_MIDDLE`.
@@ -35,6 +39,7 @@ NEAR_REACH = 2.7
 TABLE_REACH = 12.0
 CARD_MM = (63.0, 88.0)
 DEFAULT_MIDDLE = (136.5, 89.0)  # the middle of the play area of an A4 mat (calibration.mats)
+SLOPPY = 0.8  # a card this far from a cell (in cells) may still be that cell's card, when another claims its own
 LINK = 1.7  # cards closer than 1.7 card sizes along both grid axes belong to one cluster
 
 
@@ -66,6 +71,25 @@ class Survey:
         seat = seats.nearest(list(self.directions), seats.bearing(middle, point))
         return Place("near" if distance <= NEAR_REACH else "far", seat=seat)
 
+    def places(self, cards: Sequence[CardSighting], expected: dict[Cell, str]) -> list[Place]:
+        """Where each of ``cards`` lies (:meth:`where`), one card to a cell where the cards allow it:
+        of two cards that fall in one cell, one that the state expects on a neighbouring cell no card
+        falls in, and that lies within :data:`SLOPPY` cells of it, is that cell's card (a card seen
+        from afar is laid out up to half a card off; ``expected`` maps cells to the card on them)."""
+        found = [self.where(card.center_mm) for card in cards]
+        taken = [p.cell for p in found if p.kind == "grid"]
+        for i, (card, place) in enumerate(zip(cards, found)):
+            if place.kind != "grid" or taken.count(place.cell) < 2:
+                continue
+            u, v = self.lattice.coords(card.center_mm)
+            for cell in _neighbours(place.cell):
+                if expected.get(cell) == card.card and cell not in taken and \
+                        max(abs(u - cell[0]), abs(v - cell[1])) <= SLOPPY:
+                    found[i] = Place("grid", cell)
+                    taken[taken.index(place.cell)] = cell
+                    break
+        return found
+
     def _cell(self, u: float, v: float) -> Cell:
         """The cell at (u, v), counted from the nearest card of the grid: a player puts a thing
         beside the grid by eye from the card next to it, so small errors in the fitted pitch do not
@@ -74,6 +98,11 @@ class Survey:
             return round(u), round(v)
         lu, lv = min(self.landmarks, key=lambda m: (m[0] - u) ** 2 + (m[1] - v) ** 2)
         return round(lu) + round(u - lu), round(lv) + round(v - lv)
+
+
+def _neighbours(cell: Cell) -> list[Cell]:
+    c, r = cell
+    return [(c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)]
 
 
 def table_middle(zones: dict | None) -> Point:

@@ -114,6 +114,27 @@ def test_a_pile_dealt_a_third_of_a_card_off_still_lands_on_its_cell():
     assert seen.view == state.view()
 
 
+def test_a_card_laid_out_half_a_cell_towards_its_neighbour_stays_on_its_own_cell():
+    """Seen from afar, a card known by one small index is laid out up to 30 mm off (its turn read 40
+    degrees wrong): past the middle between two piles. Of two cards on one cell, the one the state
+    has on the free cell beside it is that cell's card (Pouches trial 16: the JC read on the 2D's pile)."""
+    game = games.get("pouches", edition="1.9", players=3)
+    state = game.new_state()
+    snapshot, table = stage_pouches(state, random.Random(0), sloppy=False)
+    cards = list(snapshot.cards)
+    here, there = (1, 1), (2, 1)
+    i = next(k for k, c in enumerate(cards) if math.dist(c.center_mm, table.at(there)) < 0.3 * W)
+    (x0, y0), (x1, y1) = table.at(there), table.at(here)
+    cards[i] = card("JC", (x0 + 0.58 * (x1 - x0), y0 + 0.58 * (y1 - y0)), 40.0)  # past the middle, towards here
+    state = state.apply(game.actions.parse("reveal heap/2,1 JC"))
+    seen = layouts.for_game(game).read(TableSnapshot(1.0, tuple(cards), tokens=snapshot.tokens), state)
+    assert seen.view["heap/2,1"] == ("JC",) and seen.view["heap/1,1"] == ("back",), seen.view
+    # a card no pile expects beside it is not moved: it is a second card on its cell
+    cards[i] = card("QS", cards[i].center_mm, 40.0)
+    seen = layouts.for_game(game).read(TableSnapshot(1.0, tuple(cards), tokens=snapshot.tokens), state)
+    assert "heap/2,1" not in seen.view and seen.uncertain["heap/1,1"]
+
+
 def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_is_in_doubt_not_gone():
     game, state = next((g, after) for g, pairs in positions() for _, after in pairs
                        if any(spot in after.heap for spot in after.spots.values() if spot is not None))

@@ -135,3 +135,15 @@ def test_a_cards_corner_by_the_edge_of_the_card_over_it_is_its_corner_and_no_car
     frame, truth, reader = _trial_frame(5, t, "mongoose")
     assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
 
+
+
+def test_cards_seen_by_one_small_index_are_turned_as_the_pictures_edges_say():
+    # seed 16, 30.2 s: a heap seen from afar, its indices 10 px tall; the JC, AH, JD and 9D, each seen by
+    # one index, had their turns read 40-50 degrees off and lay 15-30 mm from where they are (half a
+    # cell: the layout read the JC on the 2D's pile); turned along the picture's edges they lie true
+    frame, truth, reader = _trial_frame(16, 30.2)
+    where = {c.card: c for c in truth.snapshot.cards}
+    seen = {c.card: c for c in reader.read(frame, truth.t).snapshot.cards}
+    for name in ("JC", "AH", "JD", "9D", "6S"):
+        assert np.hypot(*np.subtract(seen[name].center_mm, where[name].center_mm)) < 5, (name, seen[name].center_mm)
+    assert all(np.hypot(*np.subtract(seen[n].center_mm, where[n].center_mm)) < 12 for n in where), seen

@@ -1,0 +1,93 @@
+"""A card seen by one index, turned as the picture's edges say.
+
+A card named from one corner index (the other covered, or too small to find from afar) is laid out
+from that index: the index's place on the table is good to a millimetre or two, but the card's turn
+is read from the index alone, and on an index 10 pixels tall that turn may be 40 or 50 degrees off
+(a Pouches trial's heap seen from afar: six of eleven cards laid out 20-30 mm from where they lay,
+half a cell, so the layout read them on their neighbours' piles). The card's own edges are in the
+picture, though: its border against the mat, or the next card's. :func:`turned_by_edges` tries the
+turns round the one read, each laying the card out from its index as a real card lies, and keeps the
+one whose outline runs along the picture's edges, where it runs along them clearly better than the
+turn read.
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.homography import TableCalibration
+from referee.snapshot import CardSighting
+from vision.cards.classes import CARD_MM
+from vision.cards.recognise import CardSeen, index_centre_mm
+
+TURNS_DEG = np.arange(-60, 61, 5)  # turns tried round the one read (an index's turn is rarely further off)
+SAMPLES = 24  # points along each side of an outline, its corners' tenths left out (a neighbour may cover them)
+CLEARLY_BETTER = 0.15  # share of an outline's points on an edge by which a turn must beat the one read
+ON_EDGES = 0.6  # share of its points on an edge an outline needs to be taken at all
+
+
+class EdgeMap:
+    """The picture's edges (Canny on the grey picture, widened by a pixel), found once per frame when asked."""
+
+    def __init__(self, frame: np.ndarray):
+        self._frame = frame
+        self._near: np.ndarray | None = None
+
+    @property
+    def near(self) -> np.ndarray:
+        if self._near is None:
+            grey = cv2.cvtColor(self._frame, cv2.COLOR_BGR2GRAY) if self._frame.ndim == 3 else self._frame
+            edges = cv2.Canny(cv2.GaussianBlur(grey, (3, 3), 0), 20, 60)
+            self._near = cv2.dilate(edges, np.ones((3, 3), np.uint8)) > 0
+        return self._near
+
+
+def turned_by_edges(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,
+                    edges: EdgeMap, others_mm=()) -> CardSighting:
+    """``sighting`` (laid out from ``card``'s first index, ``name``'s geometry) at the turn whose
+    outline the picture's edges bear out best, or as it is where no turn does clearly better, or where
+    that outline would hold one of ``others_mm`` (the other cards' middles and indices, table mm): a card
+    of a fan or a pile lies under its neighbours, whose edges cross it at their own turns."""
+    x0, y0, x1, y1 = card.indices[0]
+    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
+    turns = np.radians(sighting.angle_deg + TURNS_DEG)
+    outlines = _outlines(index, turns, name)  # turns x 4 x 2, table mm
+    scores = _on_edges(np.concatenate([outlines, np.array(sighting.corners_mm, np.float64)[None]]), calibration,
+                       edges.near)
+    best = int(np.argmax(scores[:-1]))
+    if scores[best] < ON_EDGES or scores[best] < scores[-1] + CLEARLY_BETTER:
+        return sighting
+    corners = outlines[best]
+    if any(cv2.pointPolygonTest(corners.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in others_mm):
+        return sighting
+    centre = corners.mean(axis=0)
+    angle = (sighting.angle_deg + float(TURNS_DEG[best]) + 180) % 360 - 180
+    return CardSighting(sighting.card, sighting.face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
+                        tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners), round(angle, 2),
+                        sighting.confidence, sighting.alternatives)
+
+
+def _outlines(index: np.ndarray, turns: np.ndarray, name: str) -> np.ndarray:
+    """Card outlines (top-left corner first, mm) with the index's middle at ``index``, one per turn."""
+    w, h = CARD_MM
+    at = index_centre_mm(name)
+    local = np.array([(-at[0], -at[1]), (w - at[0], -at[1]), (w - at[0], h - at[1]), (-at[0], h - at[1])])
+    cos, sin = np.cos(turns)[:, None], np.sin(turns)[:, None]
+    xs = index[0] + local[:, 0] * cos - local[:, 1] * sin
+    ys = index[1] + local[:, 0] * sin + local[:, 1] * cos
+    return np.stack([xs, ys], axis=2)
+
+
+def _on_edges(outlines: np.ndarray, calibration: TableCalibration, near: np.ndarray) -> np.ndarray:
+    """For each outline (N x 4 x 2, mm), the share of points along its sides that lie on an edge."""
+    f = np.linspace(0.1, 0.9, SAMPLES)[:, None]
+    sides = [outlines[:, i, None, :] + f * (outlines[:, (i + 1) % 4, None, :] - outlines[:, i, None, :])
+             for i in range(4)]
+    points = np.concatenate(sides, axis=1)  # N x 4*SAMPLES x 2
+    px = np.round(calibration.to_image(points.reshape(-1, 2))).astype(np.int64).reshape(len(outlines), -1, 2)
+    height, width = near.shape
+    inside = (px[..., 0] >= 0) & (px[..., 0] < width) & (px[..., 1] >= 0) & (px[..., 1] < height)
+    hits = np.zeros(inside.shape, bool)
+    hits[inside] = near[px[..., 1][inside], px[..., 0][inside]]
+    return hits.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
