@@ -190,7 +190,7 @@ def views(recogniser: CardRecogniser, image: np.ndarray, finds: list[dict], rng:
     between :data:`VIEW_SIDES`), blurred, lit, tinted and noised, each find's crop turned and boxed
     a little off; the first view is the photo as it is. (Each find is worked on in a patch of the
     photo round it: noise over a whole photo, scaled up, cost five times the classifier's reads.)"""
-    _, e = recogniser._read(image, finds, np.array([f["turn"] for f in finds]))
+    _, e = recogniser.read_turned(image, finds, np.array([f["turn"] for f in finds]))
     embeddings = [e]
     side = _side(finds[0]["box"])
     h, w = image.shape[:2]
@@ -223,7 +223,7 @@ def views(recogniser: CardRecogniser, image: np.ndarray, finds: list[dict], rng:
     mosaic = np.concatenate([cv2.copyMakeBorder(p, 0, cell[0] - p.shape[0], 0, cell[1] - p.shape[1], cv2.BORDER_REPLICATE)
                              for p in patches], axis=1)
     at = [{"box": [b[0] + k * cell[1], b[1], b[2] + k * cell[1], b[3]]} for k, b in enumerate(boxes)]
-    _, e = recogniser._read(mosaic, at, np.array(patch_turns))
+    _, e = recogniser.read_turned(mosaic, at, np.array(patch_turns))
     embeddings += list(e.reshape(n - 1, len(finds), -1))
     return np.stack(embeddings).astype(np.float32)
 

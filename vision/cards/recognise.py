@@ -246,7 +246,7 @@ class CardRecogniser:
         if not indices:
             return np.zeros((0, len(CLASSES)), np.float32), np.zeros((0, 1), np.float32)
         turns = np.array([i["turn_hint"] for i in indices], np.float64)
-        probs, embeddings = self._read(image, indices, turns)
+        probs, embeddings = self.read_turned(image, indices, turns)
         unsure = np.flatnonzero(_named(probs) < SURE)
         if len(unsure):
             at = [indices[k] for k in unsure]
@@ -273,7 +273,7 @@ class CardRecogniser:
                  if _box_side(a["box"]) <= TIGHTER * _box_side(indices[k]["box"])
                  and _inside_box(indices[k]["box"], _middle(a["box"]))]
         if tight:
-            p, e = self._read(image, [a for _, a in tight], [turns[k] for k, _ in tight])
+            p, e = self.read_turned(image, [a for _, a in tight], [turns[k] for k, _ in tight])
             for n in np.argsort(-_named(p)):
                 k, a = tight[n]
                 if _named(p[n][None])[0] >= SURE and _best_name(p[n]) == _best_name(probs[k]) and \
@@ -290,7 +290,7 @@ class CardRecogniser:
                    if indices[k].get("alike")]
         if unclear:
             alike = [(k, a) for k in unclear for a in indices[k]["alike"]]
-            p, e = self._read(image, [a for _, a in alike], [a["turn_hint"] for _, a in alike])
+            p, e = self.read_turned(image, [a for _, a in alike], [a["turn_hint"] for _, a in alike])
             replaced, more = set(), []
             named = [indices[k] for k in np.flatnonzero(_named(probs) >= SURE)]  # (an unclear find may be a pip)
             for n in np.argsort(-_named(p)):
@@ -314,7 +314,9 @@ class CardRecogniser:
             i["card_centre"] = card_centre(i["box"], i["turn"], CLASSES[int(np.argmax(np.delete(p, INDEX[NONE])))])
         return probs, embeddings
 
-    def _read(self, image: np.ndarray, indices: list[dict], turns) -> tuple[np.ndarray, np.ndarray]:
+    def read_turned(self, image: np.ndarray, indices: list[dict], turns) -> tuple[np.ndarray, np.ndarray]:
+        """The classifier's reads of ``indices`` (finds with a ``box``), each turned back by its turn in
+        ``turns`` (degrees): class probabilities and embeddings, one row per find."""
         crops = np.stack([crop_turned(image, i["box"], float(t)) for i, t in zip(indices, turns)])
         probs, embeddings = self._classifier.run(None, {"crops": crops.transpose(0, 3, 1, 2).astype(np.float32)})
         if self.temperature != 1.0:
@@ -340,10 +342,10 @@ class CardRecogniser:
 
     def _read_each(self, image: np.ndarray,
                    batches: list[tuple[list[dict], np.ndarray]]) -> list[tuple[np.ndarray, np.ndarray]]:
-        """:meth:`_read` of several batches of indices and turns, in one run of the classifier (a run
+        """:meth:`read_turned` of several batches of indices and turns, in one run of the classifier (a run
         has a cost of its own besides its crops'); a read is bit for bit the same whatever it is
         batched with."""
-        probs, embeddings = self._read(image, [i for indices, _ in batches for i in indices],
+        probs, embeddings = self.read_turned(image, [i for indices, _ in batches for i in indices],
                                        np.concatenate([np.asarray(turns, np.float64) for _, turns in batches]))
         ends = np.cumsum([len(indices) for indices, _ in batches])[:-1]
         return list(zip(np.split(probs, ends), np.split(embeddings, ends)))
@@ -467,7 +469,7 @@ class CardRecogniser:
         if not pairs:
             return probs
         # the candidates first: most faint finds are pips or other cards' faces, read as no index or unsurely
-        reads, _ = self._read(image, [candidates[c][0] for _, c, _ in pairs], [t + 180.0 for _, _, t in pairs])
+        reads, _ = self.read_turned(image, [candidates[c][0] for _, c, _ in pairs], [t + 180.0 for _, _, t in pairs])
         # (one lying at the lone index's other corner, read there unsurely, is read in smaller and larger boxes too)
         wider = [n for n, (k, c, _) in enumerate(pairs) if (k, c) in at_corner and _named(reads[n][None])[0] < SURE]
         if wider:
@@ -492,7 +494,7 @@ class CardRecogniser:
         added, used, paired = [], set(), set()  # (candidates used; indices paired)
         if corners:
             corners.sort(key=lambda kctc: -_named(kctc[3][None])[0])
-            again, _ = self._read(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
+            again, _ = self.read_turned(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
             for (k, c, turn, corner), read in zip(corners, restrict(again, deck)):
                 find, j = candidates[c]
                 # (a found index, read surely as a card already, must name the same one: two found indices

@@ -494,7 +494,7 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
         if len(ns):
             boxes = [{"box": _index_box(at[n, k], *axes[n])} for n, k in zip(ns, ks)]
             turns = [float(np.degrees(np.arctan2(axes[n][0][1], axes[n][0][0]))) for n in ns]
-            probs[ns, ks] = recogniser._read(image, boxes, turns)[0]
+            probs[ns, ks] = recogniser.read_turned(image, boxes, turns)[0]
             unread[ns, ks] = False
 
     decktet_class = np.isin(np.arange(len(CLASSES)), [CLASSES.index(d) for d in DECKS["decktet"]])

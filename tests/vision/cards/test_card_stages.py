@@ -131,7 +131,7 @@ def test_an_unsure_index_is_named_by_the_vote_of_its_turns_and_turned_to_their_m
     def read(image, indices, turns):  # (read again at the turns' middle with other boxes: nothing there)
         probs = np.stack([reads.get(round(float(t), 6), one_hot(NONE, 0.9)) for t in turns])
         return probs, probs[:, :4].copy()
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     index = {"box": [100, 100, 114, 120], "turn_hint": 10.0}
     probs, _ = recogniser.classify(np.zeros((300, 300, 3), np.uint8), [index])
     assert CLASSES[int(probs[0].argmax())] == "8S" and probs[0].max() == pytest.approx(0.88)
@@ -170,7 +170,7 @@ def test_an_unsure_index_is_read_again_at_other_sizes_and_named_where_one_names_
                           one_hot("JD", 0.99) if s > 20 else
                           one_hot("4D", 0.45) if t == -10.0 else one_hot("JD", 0.5) for s, t in zip(side, turns)])
         return probs, probs[:, :4].copy()
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     index = {"box": [100, 100, 112, 116], "turn_hint": -10.0}
     probs, _ = recogniser.classify(np.zeros((300, 300, 3), np.uint8), [index])
     assert CLASSES[int(probs[0].argmax())] == "JD" and probs[0].max() == pytest.approx(0.99)
@@ -185,21 +185,21 @@ def test_an_unsure_index_is_read_again_at_other_sizes_and_named_where_one_names_
         probs = np.stack([one_hot("AS", 0.99) if s < 30 else one_hot("AC", 0.5) if s > 40 else
                           one_hot("AS", 0.86) for s in side])
         return probs, probs[:, :4].copy()
-    monkeypatch.setattr(recogniser, "_read", read_large)
+    monkeypatch.setattr(recogniser, "read_turned", read_large)
     large = {"box": [100, 100, 132, 138], "turn_hint": 173.0}
     probs, _ = recogniser.classify(np.zeros((300, 300, 3), np.uint8), [large])
     assert CLASSES[int(probs[0].argmax())] == "AS" and probs[0].max() == pytest.approx(0.99)
     assert large["box"] == pytest.approx([116 - 16 * 0.7, 119 - 19 * 0.7, 116 + 16 * 0.7, 119 + 19 * 0.7])
 
     # where no size names it surely, the turns' reading and the detector's box stand
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack(
         [one_hot("JD", 0.7) for _ in turns]),) * 2)
     unclear = {"box": [100, 100, 112, 116], "turn_hint": -10.0}
     probs, _ = recogniser.classify(np.zeros((300, 300, 3), np.uint8), [unclear])
     assert CLASSES[int(probs[0].argmax())] == "JD" and probs[0].max() == pytest.approx(0.7)
     assert unclear["box"] == [100, 100, 112, 116]
     # a sure read at the detector's box is not read again: its box stays as found
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack([one_hot("QS", 0.97)]),) * 2)
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack([one_hot("QS", 0.97)]),) * 2)
     sure = {"box": [100, 100, 112, 116], "turn_hint": 5.0}
     recogniser.classify(np.zeros((300, 300, 3), np.uint8), [sure])
     assert sure["box"] == [100, 100, 112, 116]
@@ -298,7 +298,7 @@ def test_an_unclear_find_is_read_in_the_boxes_it_outscored_and_each_index_apart_
     def read(image, indices, turns):
         probs = np.stack([reads.get(tuple(i["box"]), one_hot("3S", 0.2)) for i in indices])
         return probs, probs[:, :4].copy()
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     indices = [found]
     probs, embeddings = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), indices)
     # the surest read (4D) takes the big box's place; the KC, apart from it, is an index too; the pip,
@@ -353,7 +353,7 @@ def test_a_lone_index_pairs_with_a_found_index_across_its_card_read_again_at_the
             "KS", 0.3) if abs((float(t) - 180.0 + 180.0) % 360.0 - 180.0) <= 25 else one_hot("KC", 0.94)
             for i, t in zip(indices, turns)])
         return probs, probs[:, :4].copy()
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     probs = np.stack([one_hot("KS", 0.96), one_hot("KC", 0.94)])
     assert len(merge([dict(top), dict(bottom)], probs)) == 2  # as found: a KS and a KC
     indices = [top, bottom]
@@ -364,7 +364,7 @@ def test_a_lone_index_pairs_with_a_found_index_across_its_card_read_again_at_the
     # a found index there read surely as another card at the line's turn is not paired with it; named
     # less surely than the KS, it is the KS's covered corner misread (a JS there, turned half round,
     # would lie on the KS, over its index): none; named more surely, it is left as read
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack(
         [one_hot("KS", 0.95) if i["box"][0] == 738 else one_hot("JS", 0.99) for i in indices]),) * 2)
     for js, kept in ((0.9, NONE), (0.99, "JS")):
         top2, bottom2 = ({k: v for k, v in f.items() if k != "corner_of"} for f in (top, bottom))
@@ -403,7 +403,7 @@ def test_an_unsure_find_at_a_lone_index_covered_corner_read_there_as_no_index_is
     two["card_centre"] = card_centre(two["box"], two["turn"], "2H")
     sliver["card_centre"] = card_centre(sliver["box"], sliver["turn"], "JD")
     recogniser = CardRecogniser()
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack(
         [one_hot("2H", 0.99) if i is two else one_hot(NONE, 0.99) for i in indices]),) * 2)
     probs = np.stack([one_hot("2H", 0.999), one_hot("JD", 0.58)])
     assert len(merge([dict(two), dict(sliver)], probs.copy())) == 2
@@ -496,7 +496,7 @@ def test_the_larger_of_two_sure_finds_sharing_a_box_but_not_a_name_is_read_in_th
         probs = np.stack([reads.get(tuple(i["box"]), one_hot(NONE, 0.99)) for i in indices])
         return probs, np.zeros((len(indices), 1), np.float32)
 
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     indices = _suppress([jc, span, nine])
     assert len(indices) == 2  # the 9H's box was outscored by the span round it
     probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), indices)
@@ -539,7 +539,7 @@ def test_a_surely_named_index_in_a_box_much_larger_than_one_it_outscored_takes_t
         probs = np.stack([reads.get(tuple(i["box"]), one_hot(NONE, 0.99)) for i in indices])
         return probs, np.zeros((len(indices), 1), np.float32)
 
-    monkeypatch.setattr(recogniser, "_read", read)
+    monkeypatch.setattr(recogniser, "read_turned", read)
     (index,) = _suppress([dict(big), dict(fine)])
     probs, _ = recogniser.classify(np.zeros((720, 1280, 3), np.uint8), [index])
     assert index["box"] == fine["box"] and CLASSES[int(probs[0].argmax())] == "5D"
@@ -578,7 +578,7 @@ def test_a_lone_index_pairs_with_a_found_index_of_its_name_across_its_card_whate
         find["card_centre"] = card_centre(find["box"], find["turn"], "TD")
     probs = np.stack([one_hot("TD", 0.999), one_hot("TD", 0.65)])
     recogniser = CardRecogniser()
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack(
         [one_hot("TD", 0.97) for _ in indices]), np.zeros((len(indices), 1), np.float32)))
     indices = [bottom, top]
     probs = recogniser.other_corners(np.zeros((720, 1280, 3), np.uint8), indices, probs, [], "standard")
@@ -620,7 +620,7 @@ def test_reads_batched_into_one_run_are_the_reads_made_one_by_one():
     batches = [(boxes, np.array([0.0, 45.0, -90.0])), (boxes[:2], np.array([30.0, 170.0])), (boxes[2:], [12.5])]
     together = recogniser._read_each(image, batches)
     for (p, e), (indices, turns) in zip(together, batches):
-        alone_p, alone_e = recogniser._read(image, indices, turns)
+        alone_p, alone_e = recogniser.read_turned(image, indices, turns)
         assert p.shape == alone_p.shape and np.array_equal(p, alone_p) and np.array_equal(e, alone_e)
     assert not np.array_equal(together[1][0], together[0][0][:2])  # (other turns read otherwise)
 
@@ -633,7 +633,7 @@ def test_a_lone_find_read_as_another_card_at_a_surely_named_lone_index_s_covered
     four = {"box": [709, 343, 739, 369], "turn_hint": 177.0, "turn": 170.0}
     _place((six, "6C"), (four, "4C"))
     recogniser = CardRecogniser()
-    monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns: (np.stack(
+    monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns: (np.stack(
         [one_hot("6C", 0.99) if i["box"][0] == 662 else one_hot("4C", 0.79) for i in indices]),) * 2)
     image = np.zeros((720, 1280, 3), np.uint8)
 
@@ -666,7 +666,7 @@ def test_an_unnamed_find_at_a_lone_index_s_corner_is_read_there_whatever_its_tur
     recogniser = CardRecogniser()
     image = np.zeros((720, 1280, 3), np.uint8)
     for there, pairs in ((0.95, True), (0.5, False)):
-        monkeypatch.setattr(recogniser, "_read", lambda image, indices, turns, there=there: (np.stack(
+        monkeypatch.setattr(recogniser, "read_turned", lambda image, indices, turns, there=there: (np.stack(
             [one_hot("AH", 0.99 if i["box"][0] == 513 else there) for i in indices]),) * 2)
         finds = [dict(ace), dict(corner)]
         probs = recogniser.other_corners(image, finds, np.stack([one_hot("AH", 0.99), one_hot("6D", 0.14)]), [],
