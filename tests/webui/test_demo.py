@@ -2,8 +2,10 @@
 headless Chromium.
 
 With the renderer's ground truth in place of recognition (`--simulated-vision`), the demo must
-reach its flagged violation and its winner on the live page: this checks the runner's pacing, the
-players' spoken moves it enters, the stabiliser, the session, the events and the page together.
+reach its flagged violation and its winner on the live page: this checks the players' spoken moves
+the runner enters, the stabiliser, the session, the events and the page together. A short game read
+by a reader slower than the frame rate checks the runner's pacing: it skips what it cannot read in
+time and still referees every move.
 Through real recognition (the card and token models on every fourth rendered frame, as
 `make demo` does on every frame), the Pouches demo must be refereed move for move as it was
 played: every move of the script accepted in order, nothing else, its illegal move flagged with
@@ -12,18 +14,25 @@ its rule, Cat's win declared.
 
 from __future__ import annotations
 
+import time
+
 from playwright.sync_api import expect
 
-from referee.playthrough import follows, replay
+from calibration.mats import mat_of, zones_of
+from referee import layouts
+from referee.playthrough import follows, random_playthrough, replay
 from served import running
+from vision.synth.demo import DemoSource, demo_playthrough
 from webui import create_app
-from webui.demo import start_demo
+from webui.demo import DemoRunner, _SimulatedReader, start_demo
+from webui.live_games import Seating
 
 
 def test_demo_reaches_its_violation_and_winner_on_the_live_page(browser, tmp_path):
     app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
     with running(app) as base:
-        runner = start_demo(app, "pouches", paced=True, size=(960, 540), simulated=True)
+        # unpaced, every third frame: the page sees the same game as paced, without waiting out its 90 s
+        runner = start_demo(app, "pouches", paced=False, every=3, size=(640, 360), simulated=True)
         page = browser.new_page()
         page.goto(f"{base}/play/{runner.live.id}")
         expect(page.locator("#camera-status")).to_contain_text("demo table playing", timeout=30_000)
@@ -44,10 +53,39 @@ def test_demo_reaches_its_violation_and_winner_on_the_live_page(browser, tmp_pat
     app.extensions["tableside.games"].close()
 
 
+class _SlowReader:
+    """The renderer's truth, read in 2.5 frame intervals: a machine slower than the camera."""
+
+    def __init__(self, source, seconds: float) -> None:
+        self.truth, self.seconds = _SimulatedReader(source), seconds
+
+    def read(self, frame, t, recognise: bool = True):
+        time.sleep(self.seconds)
+        return self.truth.read(frame, t, recognise)
+
+
+def test_a_paced_demo_skips_the_frames_a_slow_reader_cannot_read_in_time_and_still_referees_every_move(tmp_path):
+    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
+    game = DemoSource("pouches").demo.recorded.game
+    recorded = random_playthrough(game, demo_playthrough("pouches").setup, seed=3, max_actions=3)
+    source = DemoSource("pouches", size=(480, 270), fps=10.0, recorded=recorded)
+    live = app.extensions["tableside.games"].start(game, recorded.setup, Seating(camera="demo:pouches"),
+                                                   layout=layouts.for_game(game, zones_of(mat_of(game))))
+    runner = DemoRunner(live, source, _SlowReader(source, 2.5 * source.frame_interval), paced=True,
+                        vision="simulated")
+    try:
+        runner.start()
+        runner.join(timeout=120)
+        progress = runner.progress
+        assert progress.finished and progress.error is None and not progress.refused, progress
+        assert progress.frames_read <= 0.6 * progress.frames_total  # about 1 frame in 2.5
+        assert list(live.session.moves) == [line.action for line in recorded.lines]
+    finally:
+        app.extensions["tableside.games"].close()
+
+
 def test_the_demo_table_reports_its_progress_and_vision_as_the_games_camera(tmp_path):
     """The live page's status line for a demo game: which demo, how far, read by which vision."""
-    import time
-
     app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
     runner = start_demo(app, "pouches", paced=False, every=40, size=(640, 360), simulated=True)
     client = app.test_client()
