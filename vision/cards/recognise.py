@@ -71,6 +71,11 @@ RETRIED_TURNS_DEG = (-30.0, 30.0)  # at these turns round it, and the three read
 # one still unsure is read at these sizes of its box (the detector's box round a small index is
 # sometimes half its size, cutting the rank off, or half again too large, taking in a pip)
 RETRIED_SIZES = (0.7, 1.4, 2.0)
+# one still unsure within this many of its box's sides of an index named surely is read at that index's
+# turn, in its own box and in one this much smaller: cards of a row or a fan lie alike, and at a far
+# camera's 10 px indices the detector's turn may be 60 degrees off and its box twice the index
+NEIGHBOUR_SIDES = 4.0
+NEIGHBOUR_SIZES = (1.0, 0.6)
 # a find named surely is read again in a box it suppressed lying inside it and at most this share of its side
 TIGHTER = 0.75
 # Two index finds whose boxes share this much of the smaller one are one index found twice (a second box
@@ -265,6 +270,20 @@ class CardRecogniser:
                     probs[k], embeddings[k] = sized[n], sized_embeddings[n]
                     if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
                         indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
+        # one still unclear beside an index named surely is read at that index's turn (a row's or a fan's cards
+        # lie alike), in its own box and a smaller one; a read naming it surely wins, a smaller box with it
+        unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
+        beside = _nearest_named(indices, np.flatnonzero(_named(probs) >= SURE), unclear)
+        if beside:
+            at, turned = [indices[k] for k, _ in beside], [turns[n] for _, n in beside]
+            reads = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in at], turned)
+                                            for s in NEIGHBOUR_SIZES])
+            for m, (k, n) in enumerate(beside):
+                size = int(np.argmax([_named(p[m][None])[0] for p, _ in reads]))
+                p, e = reads[size][0][m], reads[size][1][m]
+                if _named(p[None])[0] >= SURE:
+                    probs[k], embeddings[k], turns[k] = p, e, turns[n]
+                    indices[k]["box"] = _resized(indices[k]["box"], NEIGHBOUR_SIZES[size])
         # one named surely in a box much larger than one it suppressed lying inside it (a coarse box
         # round the index and the pips beside it, which the table reader takes for no index: the
         # demo's 5D, boxed half again too large) is read in that smaller box at its turn; where that
@@ -543,6 +562,21 @@ class CardRecogniser:
 
 
 _IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
+def _nearest_named(indices: list[dict], named: np.ndarray, unclear: np.ndarray) -> list[tuple[int, int]]:
+    """For each of ``unclear`` (rows of ``indices``), the nearest of ``named`` within
+    :data:`NEIGHBOUR_SIDES` of its box's longer side, as (unclear row, named row) pairs."""
+    if not len(named) or not len(unclear):
+        return []
+    middles = np.array([_middle(i["box"]) for i in indices])
+    pairs = []
+    for k in unclear:
+        far = np.hypot(*(middles[named] - middles[k]).T)
+        n = int(np.argmin(far))
+        if far[n] <= NEIGHBOUR_SIDES * _box_side(indices[k]["box"]):
+            pairs.append((int(k), int(named[n])))
+    return pairs
+
+
 def _best_name(p: np.ndarray) -> str:
     """The card a read names best (whatever its probability of being no index)."""
     return CLASSES[int(np.argmax(np.where(_IS_NONE, -1.0, p)))]

@@ -127,6 +127,15 @@ def test_an_index_read_turned_where_a_cards_other_corner_lies_is_that_corner(t):
     assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
 
 
+def test_a_small_index_boxed_at_a_wrong_turn_is_read_at_its_neighbours_turn():
+    # Mongoose seed 6, the last table: ann's collection of six at the far side, the indices 10 px tall.
+    # The 8D's was boxed at a turn 60 degrees off, twice its size, taking in the 4S's pip: read 4S 0.43,
+    # and at every retried turn and size unsure. The cards of a row lie alike: read at the turn of the
+    # 4S named surely beside it, in a smaller box, it is the 8D (the trial was lost at its last capture)
+    frame, truth, reader = _trial_frame(6, 38.6, "mongoose")
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
+
+
 @pytest.mark.parametrize("t", [14.2, 14.6])
 def test_a_cards_corner_by_the_edge_of_the_card_over_it_is_its_corner_and_no_card(t):
     # Mongoose seed 5: the pool's QH, the TC over its right side, its bottom-right index by the TC's edge
