@@ -13,7 +13,8 @@ A card-sized outline is not always a back: a face-up card whose index the detect
 out (a small card turned across the picture, seen from afar) has the same outline. Its middle is
 white card stock with a few pips, where a back's is its printed design; so each outline says how
 much of its middle is as white as the mat's paper (``BackSeen.paper``), and one above
-:data:`FACE_LIKE` is a face-up card to be read more closely, never a back.
+:data:`FACE_LIKE` is a face-up card to be read more closely, never a back. One with nothing printed
+on it at all is bare paper between cards, no card.
 """
 
 from __future__ import annotations
@@ -38,6 +39,10 @@ SAME_CARD_MM = 15.0  # outlines whose centres are this close are one card (its e
 FACE_LIKE = 0.2  # share of an outline's middle as white as the mat's paper above which it is a face
 # (rendered tables: backs 0.00-0.06, face-up cards 0.33 (a queen) to 0.94 (pips), under any light)
 WHITE = 0.7  # a pixel is as white as the paper when each of its colours is this share of the paper's
+# an outline whose middle (its inner 80 %: a two's pips and the indices inside) is all this white is bare paper
+# boxed by the cards round it and the mat's lines, no card (rendered trial tables: cards 0.96-0.97, a two of
+# diamonds 0.97, an empty place between cards 1.00)
+BLANK = 0.995
 EDGE_PX = 4  # (in the view from above) an outline coming this close to the picture's edge may be cut by it
 
 
@@ -141,7 +146,8 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
         found.append(BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, filled)))
     if paper_mm is not None:
         white = _paper_white(top, area_mm, paper_mm)
-        found = [BackSeen(f.centre_mm, f.angle_deg, f.filled, _paper_share(top, area_mm, f, white)) for f in found]
+        found = [BackSeen(f.centre_mm, f.angle_deg, f.filled, _paper_share(top, area_mm, f, white)) for f in found
+                 if _paper_share(top, area_mm, f, white, middle=0.8) < BLANK]
     backs: list[BackSeen] = []
     for back in sorted(found, key=lambda f: -f.filled):
         if any(math.dist(back.centre_mm, kept.centre_mm) < SAME_CARD_MM for kept in backs):
@@ -173,15 +179,16 @@ def _paper_white(top: np.ndarray, area_mm, paper_mm) -> np.ndarray | None:
     return np.array(white)
 
 
-def _paper_share(top: np.ndarray, area_mm, back: BackSeen, white: np.ndarray | None) -> float:
-    """The share of the middle of ``back``'s outline (its inner 60 %) as white as ``white``."""
+def _paper_share(top: np.ndarray, area_mm, back: BackSeen, white: np.ndarray | None, middle: float = 0.6) -> float:
+    """The share of the middle of ``back``'s outline (its inner ``middle``, by side) as white as ``white``."""
     if white is None:
         return 0.0
     a = math.radians(back.angle_deg)
     ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
     c = np.asarray(back.centre_mm)
-    middle = [c + sx * 0.3 * CARD_MM[0] * ex + sy * 0.3 * CARD_MM[1] * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    polygon = np.round((np.array(middle) - np.asarray(area_mm[:2])) * PX_PER_MM).astype(np.int32)
+    half = middle / 2
+    corners = [c + sx * half * CARD_MM[0] * ex + sy * half * CARD_MM[1] * ey for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    polygon = np.round((np.array(corners) - np.asarray(area_mm[:2])) * PX_PER_MM).astype(np.int32)
     (x0, y0), (x1, y1) = np.maximum(polygon.min(axis=0), 0), polygon.max(axis=0) + 1
     part = top[y0:y1, x0:x1]  # (only round the outline: a mask of the whole view per outline cost 10 ms each)
     if not part.size:

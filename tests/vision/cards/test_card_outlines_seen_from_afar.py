@@ -136,6 +136,15 @@ def test_a_small_index_boxed_at_a_wrong_turn_is_read_at_its_neighbours_turn():
     assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
 
 
+def test_bare_paper_boxed_by_the_cards_round_it_is_no_card():
+    # Mongoose seed 7, 32.2 s: the empty place right of the pool's AD, boxed by the AD's and the 9C's edges
+    # and the mat's printed lines, made a card-sized outline as white as a face: an unknown card the
+    # referee saw turned up (the trial was lost there). Nothing is printed on it: no card
+    frame, truth, reader = _trial_frame(7, 32.2, "mongoose")
+    seen = _cards(reader.read(frame, truth.t).snapshot)
+    assert seen[None] == 0 and sum(seen.values()) == sum(_cards(truth.snapshot).values())
+
+
 @pytest.mark.parametrize("t", [14.2, 14.6])
 def test_a_cards_corner_by_the_edge_of_the_card_over_it_is_its_corner_and_no_card(t):
     # Mongoose seed 5: the pool's QH, the TC over its right side, its bottom-right index by the TC's edge
