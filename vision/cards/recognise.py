@@ -76,6 +76,10 @@ RETRIED_SIZES = (0.7, 1.4, 2.0)
 # camera's 10 px indices the detector's turn may be 60 degrees off and its box twice the index
 NEIGHBOUR_SIDES = 4.0
 NEIGHBOUR_SIZES = (1.0, 0.6)
+# one found at least this surely but read surely as no index is read in a box this much larger: at a far
+# camera's 10 px indices the detector's box may cut the rank off
+CUT_OFF_FIND = 0.5
+CUT_OFF_SIZE = 1.4
 # a find named surely is read again in a box it suppressed lying inside it and at most this share of its side
 TIGHTER = 0.75
 # Two index finds whose boxes share this much of the smaller one are one index found twice (a second box
@@ -284,6 +288,18 @@ class CardRecogniser:
                 if _named(p[None])[0] >= SURE:
                     probs[k], embeddings[k], turns[k] = p, e, turns[n]
                     indices[k]["box"] = _resized(indices[k]["box"], NEIGHBOUR_SIZES[size])
+        # one found clearly but read surely as no index is read in a larger box (its rank may be cut off); a sure
+        # name is kept unless a find inside that box names it already (a larger box round a pip takes in an index)
+        cut = [k for k in np.flatnonzero(probs[:, INDEX[NONE]] >= NOT_AN_INDEX) if indices[k].get("score", 0) >= CUT_OFF_FIND]
+        if cut:
+            larger = [_resized(indices[k]["box"], CUT_OFF_SIZE) for k in cut]
+            p, e = self.read_turned(image, [{"box": b} for b in larger], turns[cut])
+            sure = [(_best_name(probs[j]), _middle(indices[j]["box"])) for j in np.flatnonzero(_named(probs) >= SURE)]
+            for n, k in enumerate(cut):
+                name = _best_name(p[n])
+                if _named(p[n][None])[0] >= SURE and not any(
+                        other == name and _inside_box(larger[n], at) for other, at in sure):
+                    probs[k], embeddings[k], indices[k]["box"] = p[n], e[n], larger[n]
         # one named surely in a box much larger than one it suppressed lying inside it (a coarse box
         # round the index and the pips beside it, which the table reader takes for no index: the
         # demo's 5D, boxed half again too large) is read in that smaller box at its turn; where that

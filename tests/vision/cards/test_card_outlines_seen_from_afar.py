@@ -136,6 +136,14 @@ def test_a_small_index_boxed_at_a_wrong_turn_is_read_at_its_neighbours_turn():
     assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
 
 
+def test_a_small_index_boxed_too_small_is_read_in_a_larger_box():
+    # Mongoose seed 2, the last table: the 8C's index in ann's collection at the far side, 11 x 14 px, found
+    # clearly (0.63) but boxed with its rank cut off: read as no index (0.73), the 8C went unseen and the
+    # trial was lost at its last capture. In a box 1.4 times as large it reads 8C surely
+    frame, truth, reader = _trial_frame(2, 38.4, "mongoose")
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
+
+
 def test_bare_paper_boxed_by_the_cards_round_it_is_no_card():
     # Mongoose seed 7, 32.2 s: the empty place right of the pool's AD, boxed by the AD's and the 9C's edges
     # and the mat's printed lines, made a card-sized outline as white as a face: an unknown card the
