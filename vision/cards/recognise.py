@@ -557,11 +557,12 @@ class CardRecogniser:
         # bottom-right corner, half under the 8C, read 4C 0.89): no card could lie there with the lone
         # index showing (:func:`_covered_corner`); the surest lone indices first (one so dropped has no say)
         surest = np.argsort(-_named(probs[[k for k, _, _ in pairs]]), kind="stable")
+        scale = _picture_px_per_mm(indices, probs, live)
         for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck)))[n] for n in surest):
             j = candidates[c][1]
             if j is None or {j, k} & paired or (k, c) in only_placed:
                 continue
-            if j in lone and _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner):
+            if j in lone and _covered_corner(indices[k], indices[j], turn, probs[k], probs[j], corner, scale):
                 probs[j] = np.eye(len(CLASSES), dtype=probs.dtype)[INDEX[NONE]]
             # one named surely as another card lying exactly there, turned half round, is that card's own
             # corner read surely as another name (the demo's discarded 8D's bottom-right corner, by the
@@ -635,7 +636,7 @@ def _at_the_other_corner(index: dict, find: dict) -> bool:
 
 
 def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, found: np.ndarray,
-                    there: np.ndarray) -> bool:
+                    there: np.ndarray, px_per_mm: float | None = None) -> bool:
     """Whether ``find``, a found index (read ``found`` at its own turn, ``there`` at ``turn``, the
     card's turn the line from ``index`` gives), is the covered other corner of the lone ``index``'s
     card (read ``named``), misread: ``index`` is named surely (:data:`SURE`) and more surely than
@@ -643,7 +644,9 @@ def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, fou
     the line's turn, still names a card, but another one (read as the same, it pairs as the
     corner); the two boxes are index-sized alike (:data:`SAME_INDEX_SIZE`: a box round pips
     is no index, and gives no length); and the line is as long as the card's index diagonal
-    (within :data:`COVERED_LENGTH`). A card of its own whose index lay there, turned half round
+    (within :data:`COVERED_LENGTH`) at the index box's scale or the picture's (``px_per_mm``, where
+    known: :func:`_picture_px_per_mm`; a box half again too large, round a 10's two digits, makes the
+    line look short). A card of its own whose index lay there, turned half round
     from this one, would reach over this card's index, or lie under this card with its index
     hidden: it is no card."""
     if there[INDEX[NONE]] >= NOT_AN_INDEX or _named(named[None])[0] < SURE:
@@ -653,8 +656,9 @@ def _covered_corner(index: dict, find: dict, turn: float, named: np.ndarray, fou
     if _named(found[None])[0] >= _named(named[None])[0] or _best_name(there) == name or \
             abs(_wrapped(index["turn"] - turn)) > COVERED_TURN_DEG or sides[1] > SAME_INDEX_SIZE * sides[0]:
         return False
-    expected = _diagonal_mm(name) * _px_per_mm(index["box"], turn, name)
-    return abs(math.dist(_middle(index["box"]), _middle(find["box"])) / expected - 1) <= COVERED_LENGTH
+    length = math.dist(_middle(index["box"]), _middle(find["box"])) / _diagonal_mm(name)
+    return any(abs(length / scale - 1) <= COVERED_LENGTH
+               for scale in (_px_per_mm(index["box"], turn, name), px_per_mm) if scale)
 
 
 def _tip_to_tip(index: dict, find: dict, turn: float, named: np.ndarray, found: np.ndarray,

@@ -144,6 +144,15 @@ def test_a_small_index_boxed_too_small_is_read_in_a_larger_box():
     assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
 
 
+def test_a_covered_corner_is_measured_at_the_pictures_scale_where_its_cards_box_is_loose():
+    # Mongoose seed 10, 20.2 s: the pool's TD, its bottom-right corner half under the AD, read 7D 0.94 there:
+    # a 7D that never was (the referee took it as a reveal). It lies a TD's index diagonal from the TD's
+    # top-left index at the picture's scale, but the TD's box, round its two digits, is a third too large, and
+    # the line measured by that box looked a fifth too short for the TD's other corner
+    frame, truth, reader = _trial_frame(10, 20.2, "mongoose")
+    assert _cards(reader.read(frame, truth.t).snapshot) == _cards(truth.snapshot)
+
+
 def test_bare_paper_boxed_by_the_cards_round_it_is_no_card():
     # Mongoose seed 7, 32.2 s: the empty place right of the pool's AD, boxed by the AD's and the 9C's edges
     # and the mat's printed lines, made a card-sized outline as white as a face: an unknown card the
