@@ -15,6 +15,9 @@ around the piles the state knows:
   out here is waiting to enter the heap, which the view does not show.
 * anything further is off the play area: listed as unplaced.
 
+A card read as one the edition takes out of the deck (1.9's kings and low cards) is the camera's
+mistake however sure it is: its place is in doubt and its other readings are weighed.
+
 Seats go round the heap from the camera side, clockwise on a top-down picture, in the order of
 ``game.players`` (:mod:`.seats`). The heap lies round the middle of the mat's ``play-area`` zone
 (without zones, an A4 mat's); other zones are ignored.
@@ -38,7 +41,7 @@ class PouchesLayout:
         expected = {cell: BACK if pile[-1] == "?" else pile[-1] for cell, pile in state.heap.items()}
         survey = tabletop.survey(snapshot.cards, state.heap, expected, seats.bearings(len(self.players)),
                                   self.middle)
-        out = Readout(self.threshold)
+        out = Readout(self.threshold, impossible=state.removed)  # a card read as one taken out is misread
         places: dict[str, list[CardSighting]] = {}
         for card, where in zip(snapshot.cards, survey.places(snapshot.cards, expected)):
             if where.kind == "grid":

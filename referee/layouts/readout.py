@@ -4,9 +4,9 @@ A layout decides *where* each sighting belongs; a :class:`Readout` gathers what 
 and builds the :class:`~referee.layouts.SeenView`. Each thing put in a place is an :class:`Item`
 (its kind, its most likely label, the other labels it might be, and a sort key such as its
 position in a fanned pile); the game's ``arrange`` turns a place's items into the view's contents
-in the game's notation. An item below the confidence threshold, or one vision could not identify,
-makes its place uncertain: the other contents the place would have with each of the item's
-alternatives in turn, most likely first.
+in the game's notation. An item below the confidence threshold, one vision could not identify, or
+one the game cannot hold (a card this game's deck lacks) makes its place uncertain: the other
+contents the place would have with each of the item's alternatives in turn, most likely first.
 
 >>> out = Readout(0.6)
 >>> out.add("pool", "4H", 0.9)
@@ -53,19 +53,24 @@ def labels(best: str | None, alternatives: Sequence[Alternative], convert: Calla
 
 
 class Readout:
-    def __init__(self, threshold: float = DEFAULT_THRESHOLD):
+    def __init__(self, threshold: float = DEFAULT_THRESHOLD, impossible: Iterable[str] = ()):
+        """``impossible``: labels this game cannot show (the cards taken out of its deck). Read
+        however surely, such a reading is the camera's mistake, so its alternatives are weighed."""
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"a confidence threshold lies in [0, 1], got {threshold!r}")
         self.threshold = threshold
+        self.impossible = frozenset(impossible)
         self.items: dict[str, list[Item]] = {}
         self.extra: dict[str, list[tuple[str, ...]]] = {}
         self.lost: list[str] = []
 
     def add(self, place: str, label: str, confidence: float = 1.0, others: Iterable[str] = (), *,
             kind: str = "card", key: tuple = (), unidentified: bool = False) -> None:
-        """Put one thing in ``place``; it is doubtful below the threshold or when vision could not tell."""
-        doubtful = unidentified or confidence < self.threshold
-        self.items.setdefault(place, []).append(Item(kind, label, tuple(others), doubtful, key))
+        """Put one thing in ``place``; it is doubtful below the threshold, when vision could not tell,
+        or when the game cannot hold it."""
+        doubtful = unidentified or confidence < self.threshold or label in self.impossible
+        others = tuple(o for o in others if o not in self.impossible)
+        self.items.setdefault(place, []).append(Item(kind, label, others, doubtful, key))
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],
                      *, kind: str = "card", key: tuple = (), convert: Callable[[str], str | None] = str) -> None:

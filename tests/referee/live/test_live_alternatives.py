@@ -64,6 +64,24 @@ def test_a_card_misread_as_one_already_on_the_table_is_flagged_never_a_violation
         ("correction", None), ("resolved", None), ("action", "reveal pouch/bob 8S")]
 
 
+
+def test_a_card_read_surely_as_one_taken_out_of_the_deck_reads_as_its_runner_up_the_rules_allow(tmp_path):
+    # 1.9 takes the KC out for three players: a KC read at 0.92 is the camera's mistake, however
+    # sure, so its runner-up (the 8S at 0.05) is weighed as a doubtful card's would be
+    state, game, snapshot = _bob_turns_up(lambda c: dataclasses.replace(
+        c, card="KC", confidence=0.92, alternatives=(Alternative("8S", 0.05), Alternative("KD", 0.02))))
+    assert "KC" in state.removed and "KD" in state.removed
+    session = _session(tmp_path, game, state)
+    assert [(e.kind, e.payload.get("notation")) for e in session.observe(snapshot)] == [
+        ("action", "reveal pouch/bob 8S")]
+    # the card still reads KC in the next look: the table shows what the state has, nothing new
+    assert session.observe(dataclasses.replace(snapshot, t=snapshot.t + 1.0)) == []
+    # read as a card the deck holds (the 7S, still unseen), the camera is believed
+    state, game, snapshot = _bob_turns_up(lambda c: dataclasses.replace(
+        c, card="7S", confidence=0.92, alternatives=(Alternative("8S", 0.05),)))
+    assert [(e.kind, e.payload.get("notation")) for e in _session(tmp_path / "held", game, state).observe(snapshot)
+            ] == [("action", "reveal pouch/bob 7S")]
+
 def _with_phantom(snapshot, confidence, on="back"):
     """``snapshot`` with Bob's token seen a second time, on the pile topped by ``on``: a shadow, say."""
     pile = next(c for c in snapshot.cards if c.card == on)
