@@ -828,7 +828,8 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
             # find naming it unsurely is no such evidence: the Pouches demo's 9C's pip read 9S 0.65 lay so from the
             # 8C's corner read 9S 0.88, and joined they stood as a 9S lying across the KS and the 9C)
             pair = next((g for g in groups if _one_corner([indices[j] for j in g]) and (
-                _opposite_corners(indices[g[0]], indices[k]) or k == indices[g[0]].get("corner_of", -1) or
+                (_opposite_corners(indices[g[0]], indices[k]) and not _surely_two(probs[g[0]], probs[k])) or
+                k == indices[g[0]].get("corner_of", -1) or
                 g[0] == indices[k].get("corner_of", -1))), None) or \
                 next((g for g in groups if _one_corner([indices[j] for j in g]) and
                       _diagonal_apart(indices[g[0]], indices[k], CLASSES[name])
@@ -1080,6 +1081,13 @@ def _names_in_doubt(a: np.ndarray, b: np.ndarray) -> bool:
     if _best_name(a) == _best_name(b):
         return True
     return any(_runner_up(x) == _best_name(y) and x[INDEX[_best_name(y)]] >= IN_DOUBT for x, y in ((a, b), (b, a)))
+
+
+def _surely_two(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two reads name two different cards, each surely (:data:`SURE`): two indices so read are
+    two cards, even where they lie as one card's corners (a pouch's AS laid over the 5C, the AS's top
+    corner and the 5C's bottom one turned half round from each other, stood as one card in doubt)."""
+    return _best_name(a) != _best_name(b) and min(_named(np.stack([a, b]))) >= SURE
 
 
 def _runner_up(p: np.ndarray) -> str:

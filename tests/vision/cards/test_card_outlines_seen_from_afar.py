@@ -173,6 +173,13 @@ def test_a_cards_corner_by_the_edge_of_the_card_over_it_is_its_corner_and_no_car
 
 
 
+def test_two_cards_named_surely_are_two_even_where_their_corners_lie_as_one_cards():
+    # Pouches seed 19, 32.2 s: Ann's pouch, the AS laid over the 5C; the AS's top corner (AS 0.97) and
+    # the 5C's bottom one (5C 1.00), turned half round from each other, were joined as one card in
+    # doubt between them, the 5C went from the pouch and the referee read it buried
+    assert _read_as_it_lies(19, 32.2)
+
+
 def test_cards_seen_by_one_small_index_are_turned_as_the_pictures_edges_say():
     # seed 16, 30.2 s: a heap seen from afar, its indices 10 px tall; the JC, AH, JD and 9D, each seen by
     # one index, had their turns read 40-50 degrees off and lay 15-30 mm from where they are (half a
