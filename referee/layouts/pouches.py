@@ -9,7 +9,8 @@ around the piles the state knows:
 * within 1.6 cells: the heap. Each card is the top of the pile on its cell (a card on a new cell
   beside the heap is a new pile). A token within 2.7 cells stands on its cell, on a pile or on
   bedrock (a pile it stood beside may have gone). A pile whose top card is not seen while tokens
-  stand on it is in doubt: they may hide the card, which is then read as the state has it.
+  stand on it, or that holds several cards (no move takes them all), is in doubt: the tokens may
+  hide the card or the camera missed it, and it is then read as the state has it.
 * 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight.
 * 2.7 to 12 cells out: that player's pouch, face up (face down under Private Pouches). A token
   out here is waiting to enter the heap, which the view does not show.
@@ -67,13 +68,13 @@ class PouchesLayout:
             elif where.kind == "off":
                 out.unplaced(describe("token", token.label, token.center_mm) + ": off the play area")
             # a token in a player's area has not entered the heap yet: the view does not show it
-        for place in [p for p in out.items if p.startswith("tokens/")]:
-            # a pile with tokens on it whose top card is not seen: the tokens may hide it (the card
-            # is there as the state has it, or gone, as a pick of its last card leaves it)
-            at = place[len("tokens/"):]
-            cell = tuple(int(v) for v in at.split(","))
-            if cell in expected and f"heap/{at}" not in out.items:
-                out.doubt(f"heap/{at}", (expected[cell],))
+        for cell, top in expected.items():
+            # a pile whose top card is not seen: tokens on it may hide it, or the camera missed it where
+            # no move could have taken it (a pick takes one card and leaves the next, face down), so it
+            # is in doubt: there as the state has it, or gone (a pick of its last card leaves nothing)
+            place = f"heap/{cell[0]},{cell[1]}"
+            if place not in out.items and (len(state.heap[cell]) > 1 or f"tokens/{cell[0]},{cell[1]}" in out.items):
+                out.doubt(place, (top,))
         return out.seen(arrange)
 
     def player(self, label: str) -> str | None:

@@ -135,9 +135,14 @@ def test_a_card_laid_out_half_a_cell_towards_its_neighbour_stays_on_its_own_cell
     assert "heap/2,1" not in seen.view and seen.uncertain["heap/1,1"]
 
 
-def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_is_in_doubt_not_gone():
+def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_or_that_holds_several_is_in_doubt_not_gone():
+    def bare(state, cards):  # a pile with no token on it holding ``cards`` cards (2: several)
+        return next((c for c in state.heap if c not in state.spots.values() and min(len(state.heap[c]), 2) == cards),
+                    None)
+
     game, state = next((g, after) for g, pairs in positions() for _, after in pairs
-                       if any(spot in after.heap for spot in after.spots.values() if spot is not None))
+                       if any(spot in after.heap for spot in after.spots.values() if spot is not None)
+                       and bare(after, 1) and bare(after, 2))
     layout = layouts.for_game(game)
     snapshot, table = stage_pouches(state, random.Random(2), sloppy=True)
     hidden = next(spot for spot in state.spots.values() if spot is not None and spot in state.heap)
@@ -153,6 +158,9 @@ def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_is_in_doubt_not_gone():
     seen = without(hidden)
     assert place not in seen.view and seen.uncertain[place] == (state.view()[place],)
     assert state.view() in list(seen.alternatives())  # read as the state has it, among the readings
-    # a pile with no token on it whose card is not seen is just gone: no doubt
-    bare = next(c for c in state.heap if c not in state.spots.values())
-    assert f"heap/{bare[0]},{bare[1]}" not in without(bare).uncertain
+    # a pile of one card with no token on it whose card is not seen is just gone (picked): no doubt
+    single = bare(state, 1)
+    assert f"heap/{single[0]},{single[1]}" not in without(single).uncertain
+    # one of several cards was missed by the camera: no move takes a whole pile, so it is in doubt
+    deep = bare(state, 2)
+    assert without(deep).uncertain[f"heap/{deep[0]},{deep[1]}"] == (state.view()[f"heap/{deep[0]},{deep[1]}"],)
