@@ -22,6 +22,7 @@ PACK_AREA = 0.6
 # pieces; not pale cards on a coloured table, nor card backs whose pattern is mixed with white (set on 2026-11-22,
 # session 7, on the Deck Town demo, for the reader's valley cut: see vision.pieces.reader)
 PACK_CHROMA = 26.0
+ROOM_WIDE = 2.0  # pieces: the wider closing that finds the room inside a ring of things that stood out left open
 PACKED_ALIKE = 20.0  # Lab distance (lightness counted half) within which a pixel has its neighbour pieces' colour
 SHRINK = 2  # the background is estimated on a picture this many times smaller: the median is costly
 # a shadow dims the table but keeps its chromaticity (the share of blue, green and red): at least SHADOW_DIM[0] and
@@ -302,9 +303,7 @@ def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, 
     if not found.any():
         return np.zeros_like(mask), small_bg
     grow = max(3, int(piece_px / SHRINK)) | 1
-    # the ring's inside: what closing the found pixels over a piece and a half adds (nothing round a lone piece)
-    wide = int(1.5 * grow) | 1
-    enclosed = cv2.morphologyEx(found, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (wide, wide)))
+    enclosed = _enclosed(found, small, grow)
     # a ring with room for a piece inside adds a region at least half a piece wide (the gaps closed between
     # pieces in a row add only slivers): with none, nothing is packed
     _, _, added, _ = cv2.connectedComponentsWithStats((enclosed > found).astype(np.uint8), connectivity=8)
@@ -350,6 +349,26 @@ def _packed_pieces(image, lab, small, small_bg, small_score, mask, k, piece_px, 
     # the table under pieces found this way is the filled-in one (the median there has the pieces' colour)
     under = cv2.resize(packed, (w, h), interpolation=cv2.INTER_AREA) > 0
     return packed, np.where(under[..., None], table, small_bg)
+
+
+def _enclosed(found: np.ndarray, small: np.ndarray, grow: int) -> np.ndarray:
+    """``found`` (0/1, of ``small``: Lab) with the inside of each ring of things that stood out, as 0/1: what closing
+    it over a piece and a half adds (nothing round a lone piece). A supply close to the table's colour shows only
+    some of its outer pieces and the ring they make is open: closing its saturated plastic (``PACK_CHROMA``) over
+    ``ROOM_WIDE`` pieces also adds what lies beyond that where at least half a piece wide (closing wider everywhere
+    moved the rooms of supplies the narrow closing finds whole, and joined the mat's markers and edge to a token
+    beside them)."""
+    def closed(ring, width):
+        size = int(width * grow) | 1
+        return cv2.morphologyEx(ring, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (size, size)))
+
+    enclosed = closed(found, 1.5)
+    ab = small[..., 1:].astype(np.float32) - 128.0
+    saturated = found & (np.hypot(ab[..., 0], ab[..., 1]) >= PACK_CHROMA).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(closed(saturated, ROOM_WIDE) & ~enclosed, connectivity=8)
+    room = stats[:, cv2.CC_STAT_AREA] >= (grow // 2) ** 2
+    room[0] = False
+    return enclosed | room[labels].astype(np.uint8)
 
 
 def _merged_boxes(stats: np.ndarray, margin: int, w: int, h: int) -> list[tuple[int, int, int, int]]:

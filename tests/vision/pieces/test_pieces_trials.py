@@ -87,6 +87,18 @@ def _assert_supply_read(pyramids, truth, colour: str):
         assert any(n == name and math.dist(c, centre) < 10.0 for n, c in read), (name, centre, read)
 
 
+def test_a_supply_whose_ring_on_the_table_is_open_is_read_whole():
+    # Deck Town trial 1: Bob's yellow supply on orange wood differs from it in hue but little in lightness; the median
+    # takes the supply's colour and only its corner pieces stand out, in a ring left open where an outer large did
+    # not: the closing over a piece and a half found no room inside it, and 5 pyramids were read for 9. Closing its
+    # saturated plastic wider finds the room (one medium is still read a large: sizes are not asserted here)
+    (pyramids, _, _), truth = Trial("deck-town", 1).read(0.5)
+    placed, read = _supply_read(pyramids, truth, "yellow")
+    assert len(read) == len(placed), read
+    for _, centre in placed:
+        assert any(math.dist(c, centre) < 10.0 for _, c in read), (centre, read)
+
+
 def test_a_supply_whose_outer_pyramids_each_stood_out_alone_is_a_pack():
     # Deck Town trial 10: the camera looks down on Ann's red supply on a wooden table, and the gaps round its outer
     # pyramids show: each stood out as a blob of its own, and the pyramids in the middle, which the background
