@@ -2,7 +2,10 @@
 
 ``LivePipeline.step(frame, t)`` reads the frame (:class:`~vision.table_reader.TableReader`:
 only the mat's markers when the picture is moving, since the stabiliser would throw away what
-recognition read on it), feeds the stabiliser, and when the table has settled hands the smoothed snapshot and the frame
+recognition read on it; and on a table still for ``quiet_s`` whose reading was given and still
+holds, only every ``recheck_s``: most of a game is a still table the referee has already judged,
+and a frame of it recognised again tells nothing new; read now and then, a face only then read
+right still corrects the settled reading), feeds the stabiliser, and when the table has settled hands the smoothed snapshot and the frame
 (as JPEG, to keep beside the log) to ``observe`` (a :class:`referee.session.Session`'s
 ``observe``, or the dashboard's live game). :meth:`run` drives it from a capture source, reading
 only the newest frame so a slow machine drops frames instead of queueing them.
@@ -30,6 +33,7 @@ Observe = Callable[[TableSnapshot, bytes], list]
 class PipelineStats:
     frames: int = 0
     moving: int = 0  # frames not recognised because the picture moved (their reading would be thrown away)
+    settled_skips: int = 0  # frames not recognised because the table had settled and was read just before
     read_s: float = 0.0  # total time spent reading frames
     settled: int = 0  # stable moments handed to the referee
     last: FrameReading | None = None
@@ -41,16 +45,25 @@ class LivePipeline:
     observe: Observe
     stabiliser: Stabiliser = field(default_factory=Stabiliser)
     stats: PipelineStats = field(default_factory=PipelineStats)
+    quiet_s: float = 2.0  # a table still this long, its reading given and holding, is only rechecked ...
+    recheck_s: float = 0.5  # ... this often (a short hold between moves is read on every frame)
+    _recognised_t: float | None = None
 
     def step(self, frame: np.ndarray, t: float) -> list:
         """One frame at time ``t`` (seconds): the referee's events, when the table just settled."""
         started = time.perf_counter()
         moving = self.stabiliser.moving(frame)
-        reading = self.reader.read(frame, t, recognise=not moving)
+        known = not moving and self.stabiliser.settled and t - self.stabiliser.status.since >= self.quiet_s \
+            and self._recognised_t is not None and 0 <= t - self._recognised_t < self.recheck_s
+        recognise = not moving and not known
+        reading = self.reader.read(frame, t, recognise=recognise)
+        if recognise:
+            self._recognised_t = t
         self.stats.read_s += time.perf_counter() - started
         self.stats.frames += 1
         self.stats.moving += moving
-        if moving and self.stats.last is not None:  # the overlay keeps the cards last recognised
+        self.stats.settled_skips += known
+        if not recognise and self.stats.last is not None:  # the overlay keeps the cards last recognised
             reading = dataclasses.replace(reading, cards_px=self.stats.last.cards_px)
         self.stats.last = reading
         calibration = reading.track.calibration if reading.track else None  # a truth reader has no track

@@ -141,6 +141,12 @@ class Stabiliser:
     def status(self) -> Stillness:
         return self._status
 
+    @property
+    def settled(self) -> bool:
+        """Whether the table is still, its reading for this still period given, and the snapshots
+        since agree with it (none is under way to a new stable moment)."""
+        return self._given_any and self._status.status == STABLE and self._differs_since is None
+
     def push(self, frame_time: float, frame: np.ndarray | None,
              snapshot: TableSnapshot | None = None, where: Where | None = None) -> StableMoment | None:
         """Feed one frame (and the snapshot recognised on it, if any); a :class:`StableMoment` when the

@@ -1,6 +1,8 @@
 """The live pipeline recognises only frames the stabiliser can use: a frame in motion (a hand reaching
-over the table) would restart the wait and its reading be thrown away, so it is not recognised at all,
-and the referee gets exactly what it got when every frame was recognised."""
+over the table) would restart the wait and its reading be thrown away, so it is not recognised at all;
+a table still for ``quiet_s`` whose reading was given and holds is recognised again only every
+``recheck_s`` (a frame of it read again tells nothing new but now and then a face read right at
+last). The referee gets exactly what it got when every frame was recognised."""
 
 import numpy as np
 from live_frames import snapshot, table, with_hand
@@ -26,22 +28,22 @@ class _Recogniser:
     """Stands in for card recognition: the 7H where the frame's time says it lies (it moves under the
     hand), and a record of which frames it was asked to read. ``always`` ignores the pipeline's skip."""
 
-    def __init__(self, always: bool = False):
-        self.always, self.read_at = always, []
+    def __init__(self, always: bool = False, name=lambda t: "7H", where=lambda t: 100.0 if t < 2.0 else 160.0):
+        self.always, self.read_at, self.name, self.where = always, [], name, where
 
     def read(self, frame, t, recognise=True):
         if not (recognise or self.always):
             return FrameReading(None, None)
         self.read_at.append(round(t * FPS))
-        x = 100.0 if t < 2.0 else 160.0
-        card = CardSighting("7H", True, (x, 50.0), ((x - 31, 6), (x + 31, 6), (x + 31, 94), (x - 31, 94)), 0.0, 0.97)
+        x = self.where(t)
+        card = CardSighting(self.name(t), True, (x, 50.0), ((x - 31, 6), (x + 31, 6), (x + 31, 94), (x - 31, 94)), 0.0, 0.97)
         return FrameReading(snapshot(t, [card]), None, [])
 
 
-def _run(recogniser):
+def _run(recogniser, frames=None):
     given = []
     pipeline = LivePipeline(recogniser, lambda snap, jpeg: given.append(snap) or [])
-    frames, _ = _frames()
+    frames = frames or _frames()[0]
     for n, frame in enumerate(frames):
         pipeline.step(frame, n / FPS)
     return pipeline, given
@@ -68,5 +70,24 @@ def test_frames_in_motion_are_not_recognised_and_the_referee_gets_the_same_table
     frames, hand = _frames()
     read = set(skipping.reader.read_at)
     assert len(everything.reader.read_at) == len(frames)
-    assert skipping.stats.moving == len(frames) - len(read) and skipping.stats.moving > len(hand) // 2
-    assert read >= set(range(hand.start)) | set(range(hand.stop + 1, len(frames)))  # every still frame is read
+    assert skipping.stats.moving > len(hand) // 2
+    assert read >= set(range(hand.start)) | set(range(hand.stop + 1, len(frames)))  # a 1 s hold: every frame read
+    assert skipping.stats.settled_skips == 0
+
+
+def test_a_quiet_table_is_only_rechecked_and_a_face_read_right_at_last_still_corrects_it():
+    # 4 s of a still table whose 7H is read 7D from 2.5 s on (recognition only then got it right)
+    still = [table(SIZE, seed=i) for i in range(120)]
+    late = lambda t: "7H" if t < 2.5 else "7D"  # noqa: E731
+    skipping, given = _run(_Recogniser(name=late, where=lambda t: 100.0), still)
+    everything, given_always = _run(_Recogniser(always=True, name=late, where=lambda t: 100.0), still)
+    assert [(s.cards[0].card, round(s.cards[0].confidence, 2)) for s in given] == [
+        (s.cards[0].card, round(s.cards[0].confidence, 2)) for s in given_always] == [("7H", 0.97), ("7D", 0.97)]
+    assert given[1].t - given_always[1].t <= skipping.recheck_s  # the correction comes at most a recheck later
+    read = sorted(skipping.reader.read_at)
+    quiet, recheck = round(skipping.quiet_s * FPS), round(skipping.recheck_s * FPS)
+    assert read[:quiet] == list(range(quiet))  # every frame of the first quiet_s
+    assert [n for n in read if quiet <= n < quiet + recheck - 1] == []  # then a recheck every recheck_s ...
+    differs = round(2.5 * FPS) + recheck
+    assert set(range(differs, differs + 5)) <= set(read)  # ... and every frame once one disagrees
+    assert skipping.stats.settled_skips == len(still) - len(read) > 30
