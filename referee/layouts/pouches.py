@@ -11,7 +11,8 @@ around the piles the state knows:
   bedrock (a pile it stood beside may have gone). A pile whose top card is not seen while tokens
   stand on it, or that holds several cards (no move takes them all), is in doubt: the tokens may
   hide the card or the camera missed it, and it is then read as the state has it.
-* 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight.
+* 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight (outside a
+  fight, a card of their pouch laid down close to the heap is read in the pouch).
 * 2.7 to 12 cells out: that player's pouch, face up (face down under Private Pouches). A token
   out here is waiting to enter the heap, which the view does not show.
 * anything further is off the play area: listed as unplaced.
@@ -48,7 +49,8 @@ class PouchesLayout:
             if where.kind == "grid":
                 place = f"heap/{where.cell[0]},{where.cell[1]}"
             elif where.kind == "near":
-                place = f"weapon/{self.players[where.seat]}"
+                player = self.players[where.seat]
+                place = f"pouch/{player}" if _kept_close(card, player, state) else f"weapon/{player}"
             elif where.kind == "far":
                 place = f"pouch/{self.players[where.seat]}"
             else:
@@ -89,3 +91,11 @@ def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
 
 def layout(game, zones, threshold: float = DEFAULT_THRESHOLD) -> PouchesLayout:
     return PouchesLayout(game, zones, threshold)
+
+
+def _kept_close(card: CardSighting, player: str, state) -> bool:
+    """Whether ``card``, lying in front of ``player`` where a weapon is put forward, is a card of their pouch
+    laid down close to the heap: read as one the state has in that pouch, while no fight asks for weapons
+    and none of theirs is down (a weapon comes forward only then)."""
+    return (state.phase != "weapons" and card.face_up and card.card in state.pouches.get(player, ())
+            and not state.view().get(f"weapon/{player}"))

@@ -164,3 +164,34 @@ def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_or_that_holds_several_i
     # one of several cards was missed by the camera: no move takes a whole pile, so it is in doubt
     deep = bare(state, 2)
     assert without(deep).uncertain[f"heap/{deep[0]},{deep[1]}"] == (state.view()[f"heap/{deep[0]},{deep[1]}"],)
+
+
+def test_a_pouch_card_laid_down_close_to_the_heap_outside_a_fight_is_in_the_pouch_not_a_weapon():
+    # Pouches trial 3: Cat's QD lay within 2.7 cells of the heap, where a weapon is put forward, and was
+    # read as one with no fight on: the turn's discards were then lost among several readings
+    from referee.layouts import seats
+
+    game, state = next((g, after) for g, pairs in positions() for _, after in pairs
+                       if after.phase != "weapons" and not any(p.startswith("weapon/") for p in after.view())
+                       and any(c != "?" for pouch in after.pouches.values() for c in pouch)
+                       and not after.private)
+    seat, player = next((n, p) for n, p in enumerate(game.players) if any(c != "?" for c in state.pouches[p]))
+    kept = next(c for c in state.pouches[player] if c != "?")
+    snapshot, table = stage_pouches(state, random.Random(4))
+    close = table.out(seats.bearings(len(game.players))[seat], 2.15)
+    cards = tuple(CardSighting(c.card, True, close, c.corners_mm, c.angle_deg, c.confidence) if c.card == kept else c
+                  for c in snapshot.cards)
+    layout = layouts.for_game(game)
+    seen = layout.read(TableSnapshot(2.0, cards, tokens=snapshot.tokens), state)
+    assert seen.view == state.view() and f"weapon/{player}" not in seen.view
+    # in a fight asking for weapons, a card put forward there is a weapon
+    game, fight = next((g, after) for g, pairs in positions() for _, after in pairs
+                       if after.phase == "weapons" and not after.private)
+    fighter = next(p for p in game.players if any(c != "?" for c in fight.pouches[p]))
+    weapon = next(c for c in fight.pouches[fighter] if c != "?")
+    snapshot, table = stage_pouches(fight, random.Random(4))
+    forward = table.out(seats.bearings(len(game.players))[game.players.index(fighter)], 2.15)
+    cards = tuple(CardSighting(c.card, True, forward, c.corners_mm, c.angle_deg, c.confidence) if c.card == weapon
+                  else c for c in snapshot.cards)
+    seen = layouts.for_game(game).read(TableSnapshot(2.0, cards, tokens=snapshot.tokens), fight)
+    assert seen.view[f"weapon/{fighter}"] == (weapon,)
