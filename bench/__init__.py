@@ -2,7 +2,7 @@
 
 A benchmark is a function decorated with :func:`benchmark`; it returns its figure (a number in
 the declared unit), or a dict of figures such as ``{"p50": ..., "p95": ...}`` that are recorded as
-``<name>_p50`` and so on. :func:`per_call` times a function; :func:`percentiles` summarises a list
+``<name>_p50`` and so on (``unit`` may then be a dict too, a unit per figure, where they differ). :func:`per_call` times a function; :func:`percentiles` summarises a list
 of timings. Benchmarks measure; they never assert.
 """
 
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Benchmark:
     name: str
-    unit: str
+    unit: str | dict[str, str]
     description: str
     run: Callable[[], float | dict[str, float]]
 
@@ -24,7 +24,7 @@ class Benchmark:
 REGISTERED: list[Benchmark] = []
 
 
-def benchmark(name: str, unit: str, description: str):
+def benchmark(name: str, unit: str | dict[str, str], description: str):
     def register(fn: Callable[[], float]) -> Callable[[], float]:
         REGISTERED.append(Benchmark(name, unit, description, fn))
         return fn

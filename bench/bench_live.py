@@ -47,7 +47,7 @@ def pipeline_fps() -> float:
     return n / (time.perf_counter() - started)
 
 
-@benchmark("live_pipeline_fps_still_table_1280x720_30cards", "frames/s",
+@benchmark("live_pipeline_fps_still_table_1280x720_30cards", {"fps": "frames/s", "recognised_share": "fraction"},
            "frames per second through the live pipeline (motion, markers, calibration, the stabiliser, and card "
            "recognition while the table settles and every recheck_s after) on 10 s of one rendered 1280x720 table "
            "of 30 cards on a mat, still, with fresh camera noise on every frame, fed at 30 frames a second: most "
@@ -67,7 +67,7 @@ def still_table_fps() -> dict[str, float]:
             "recognised_share": (stats.frames - stats.moving - stats.settled_skips) / stats.frames}
 
 
-@benchmark("live_demo_fps_1280x720", "frames/s",
+@benchmark("live_demo_fps_1280x720", {"fps": "frames/s", "moving_share": "fraction"},
            "frames per second through the whole live pipeline (markers, calibration, cards, tokens, stabiliser) on "
            "the first 12 s of the Pouches demo at 1280x720, where hands reach over the table in about half the "
            "frames: a frame in motion is not recognised (the stabiliser would throw its reading away); "

@@ -25,7 +25,9 @@ def _measured():
     return _tally
 
 
-@benchmark("pieces_accuracy", "fraction", f"pieces reader on {SCENES} random piece tables, 8 Pungo openings, 8 Deck "
+@benchmark("pieces_accuracy", {**dict.fromkeys(("pyramid_colour_size", "tree_stack", "die_face", "token_identity"),
+                                 "fraction"), **dict.fromkeys(("missed", "extra", "pieces"), "pieces")},
+           f"pieces reader on {SCENES} random piece tables, 8 Pungo openings, 8 Deck "
            "Town boards, 8 Pouches heaps (unseen seeds): pyramid bottom colour+size, whole tree stacks, die face, "
            "token label; missed and extra are counts of pieces")
 def accuracy() -> dict[str, float]:

@@ -41,10 +41,11 @@ def main(argv: list[str] | None = None) -> int:
         figures = item.run()
         if not isinstance(figures, dict):
             figures = {"": figures}
-        print(", ".join(f"{k or 'value'} {v:.4g}" for k, v in figures.items()), item.unit, flush=True)
+        units = item.unit if isinstance(item.unit, dict) else dict.fromkeys(figures, item.unit)
+        print(", ".join(f"{k or 'value'} {v:.4g} {units[k]}" for k, v in figures.items()), flush=True)
         for suffix, figure in figures.items():
             results.append({"name": f"{item.name}_{suffix}" if suffix else item.name, "figure": figure,
-                            "unit": item.unit, "description": item.description})
+                            "unit": units[suffix], "description": item.description})
     report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "machine": machine(), "results": results}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)

@@ -10,3 +10,22 @@ def test_per_call_times_a_call():
     calls = []
     seconds = per_call(lambda: calls.append(1), min_seconds=0.01, repeats=2)
     assert seconds > 0 and len(calls) >= 2
+
+
+def test_a_benchmark_of_several_figures_records_each_in_its_own_unit(tmp_path):
+    import json
+
+    from bench import REGISTERED, benchmark
+    from bench.run import main
+
+    @benchmark("zz_units_check", {"fps": "frames/s", "share": "fraction"}, "two figures in two units")
+    def two() -> dict[str, float]:
+        return {"fps": 12.5, "share": 0.25}
+
+    try:
+        assert main(["--only", "zz_units_check", "--output", str(tmp_path / "r.json")]) == 0
+    finally:
+        REGISTERED.pop()
+    results = json.loads((tmp_path / "r.json").read_text())["results"]
+    assert [(r["name"], r["figure"], r["unit"]) for r in results] == [
+        ("zz_units_check_fps", 12.5, "frames/s"), ("zz_units_check_share", 0.25, "fraction")]

@@ -47,22 +47,21 @@ class LivePipeline:
     stats: PipelineStats = field(default_factory=PipelineStats)
     quiet_s: float = 2.0  # a table still this long, its reading given and holding, is only rechecked ...
     recheck_s: float = 0.5  # ... this often (a short hold between moves is read on every frame)
-    _recognised_t: float | None = None
+    _recognised_t: float | None = field(default=None, init=False, repr=False)  # when a frame was last recognised
 
     def step(self, frame: np.ndarray, t: float) -> list:
         """One frame at time ``t`` (seconds): the referee's events, when the table just settled."""
         started = time.perf_counter()
         moving = self.stabiliser.moving(frame)
-        known = not moving and self.stabiliser.settled and t - self.stabiliser.status.since >= self.quiet_s \
-            and self._recognised_t is not None and 0 <= t - self._recognised_t < self.recheck_s
-        recognise = not moving and not known
+        judged = not moving and self._judged_lately(t)
+        recognise = not moving and not judged
         reading = self.reader.read(frame, t, recognise=recognise)
         if recognise:
             self._recognised_t = t
         self.stats.read_s += time.perf_counter() - started
         self.stats.frames += 1
         self.stats.moving += moving
-        self.stats.settled_skips += known
+        self.stats.settled_skips += judged
         if not recognise and self.stats.last is not None:  # the overlay keeps the cards last recognised
             reading = dataclasses.replace(reading, cards_px=self.stats.last.cards_px)
         self.stats.last = reading
@@ -73,6 +72,12 @@ class LivePipeline:
         self.stats.settled += 1
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
         return list(self.observe(moment.snapshot, jpeg.tobytes() if ok else b""))
+
+    def _judged_lately(self, t: float) -> bool:
+        """Whether the table at ``t`` has been still for :attr:`quiet_s`, its reading given and holding
+        (:attr:`Stabiliser.settled`), and was recognised less than :attr:`recheck_s` ago."""
+        return (self.stabiliser.settled and t - self.stabiliser.status.since >= self.quiet_s
+                and self._recognised_t is not None and 0 <= t - self._recognised_t < self.recheck_s)
 
     def run(self, source, until: Callable[[], bool] = lambda: False, clock=time.monotonic) -> None:
         """Read ``source`` until it ends or ``until()`` says stop. A recorded source

@@ -47,18 +47,7 @@ def shows_no_red(image: np.ndarray, box) -> bool:
     if ink.sum() < MIN_INK:
         return False
     redness = pixels[ink, 2] - np.maximum(pixels[ink, 1], pixels[ink, 0])
-    return _percentile(redness, INK_PERCENTILE) <= NO_RED
-
-
-def _percentile(values: np.ndarray, q: float) -> float:
-    """``np.percentile(values, q)`` (linear interpolation, numpy's own arithmetic, so the same float),
-    without its overhead: it is called on a few dozen pixels for every index read, hundreds a frame."""
-    position = q / 100 * (values.size - 1)
-    lo = int(position)
-    hi = min(lo + 1, values.size - 1)
-    below, above = np.partition(values, (lo, hi))[[lo, hi]].astype(np.float64)
-    t = position - lo
-    return float(below + (above - below) * t if t < 0.5 else above - (above - below) * (1 - t))
+    return float(np.percentile(redness, INK_PERCENTILE)) <= NO_RED
 
 
 def black_suits(probs: np.ndarray, image: np.ndarray, boxes) -> np.ndarray:

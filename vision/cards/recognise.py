@@ -279,15 +279,12 @@ class CardRecogniser:
         unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
         beside = _nearest_named(indices, np.flatnonzero(_named(probs) >= SURE), unclear)
         if beside:
-            at, turned = [indices[k] for k, _ in beside], [turns[n] for _, n in beside]
-            reads = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in at], turned)
-                                            for s in NEIGHBOUR_SIZES])
+            sizes, sized, sized_embeddings = self._read_resized(
+                image, [indices[k] for k, _ in beside], [turns[n] for _, n in beside], NEIGHBOUR_SIZES)
             for m, (k, n) in enumerate(beside):
-                size = int(np.argmax([_named(p[m][None])[0] for p, _ in reads]))
-                p, e = reads[size][0][m], reads[size][1][m]
-                if _named(p[None])[0] >= SURE:
-                    probs[k], embeddings[k], turns[k] = p, e, turns[n]
-                    indices[k]["box"] = _resized(indices[k]["box"], NEIGHBOUR_SIZES[size])
+                if _named(sized[m][None])[0] >= SURE:
+                    probs[k], embeddings[k], turns[k] = sized[m], sized_embeddings[m], turns[n]
+                    indices[k]["box"] = _resized(indices[k]["box"], NEIGHBOUR_SIZES[sizes[m]])
         # one found clearly but read surely as no index is read in a larger box (its rank may be cut off); a sure
         # name is kept unless a find inside that box names it already (a larger box round a pip takes in an index)
         cut = [k for k in np.flatnonzero(probs[:, INDEX[NONE]] >= NOT_AN_INDEX) if indices[k].get("score", 0) >= CUT_OFF_FIND]
@@ -365,12 +362,13 @@ class CardRecogniser:
             probs = ink.black_suits(probs, image, [i["box"] for i in indices])
         return probs, embeddings
 
-    def _read_resized(self, image: np.ndarray, finds: list[dict], turns) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Each of ``finds`` read at its turn in ``turns`` in smaller and larger boxes (:data:`RETRIED_SIZES`,
-        one run of the classifier): per find, which size named a card surest, and that read's probabilities
-        and embedding."""
+    def _read_resized(self, image: np.ndarray, finds: list[dict], turns,
+                      sizes=RETRIED_SIZES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Each of ``finds`` read at its turn in ``turns`` in its box resized by each of ``sizes`` (one run
+        of the classifier): per find, which size named a card surest (the first such), and that read's
+        probabilities and embedding."""
         reads = self._read_each(image, [([{**f, "box": _resized(f["box"], s)} for f in finds], turns)
-                                        for s in RETRIED_SIZES])
+                                        for s in sizes])
         best = np.stack([_named(p) for p, _ in reads]).argmax(axis=0)  # (size x find: the first surest)
         rows = np.arange(len(finds))
         return best, np.stack([p for p, _ in reads])[best, rows], np.stack([e for _, e in reads])[best, rows]
@@ -578,7 +576,6 @@ class CardRecogniser:
         return np.vstack([probs, *[p[None] for p in added]]) if added else probs
 
 
-_IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
 def _nearest_named(indices: list[dict], named: np.ndarray, unclear: np.ndarray) -> list[tuple[int, int]]:
     """For each of ``unclear`` (rows of ``indices``), the nearest of ``named`` within
     :data:`NEIGHBOUR_SIDES` of its box's longer side, as (unclear row, named row) pairs."""
@@ -592,6 +589,9 @@ def _nearest_named(indices: list[dict], named: np.ndarray, unclear: np.ndarray) 
         if far[n] <= NEIGHBOUR_SIDES * _box_side(indices[k]["box"]):
             pairs.append((int(k), int(named[n])))
     return pairs
+
+
+_IS_NONE = np.arange(len(CLASSES)) == INDEX[NONE]
 
 
 def _best_name(p: np.ndarray) -> str:

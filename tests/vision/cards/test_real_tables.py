@@ -51,15 +51,6 @@ def test_an_index_in_black_ink_shows_no_red_and_a_red_one_does():
     assert np.array_equal(ink.black_suits(read, image, [(110, 20, 180, 95)]), read)  # red ink: as read
 
 
-
-def test_the_inks_percentile_is_numpys_to_the_last_bit():
-    # (computed without np.percentile's overhead, hundreds of times a frame: the same float, so the same
-    # cards, whatever the rounding)
-    rng = np.random.default_rng(3)
-    for n in [1, 2, 3, 5, 7, 10, 31, 64, 257] * 40:
-        values = rng.integers(-40, 60, n).astype(np.int16)
-        assert ink._percentile(values, ink.INK_PERCENTILE) == float(np.percentile(values, ink.INK_PERCENTILE))
-
 def test_printed_black_text_on_a_face_is_named_no_heart(recogniser, shared):
     # 12_49_21: the "PLAYING CARDS" line on the AS's face, boxed as an index, was read QH 0.94 (no queen
     # of hearts lies on the table); its ink shows no red, and read as a black queen it names no card surely
