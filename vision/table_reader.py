@@ -245,16 +245,19 @@ def _along_edges(card: CardSeen, sighting: CardSighting, calibration: TableCalib
 
 
 def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
-    """Whether a card named from several boxes was seen at one corner: none of them more than
-    :data:`ONE_CORNER_SIDES` times the larger box's side from another (its two corners lie about
-    four index lengths apart), the first (its surest) of an index's size on the table."""
+    """Whether a card named from several boxes was seen at one corner: none of its boxes of an
+    index's size on the table more than :data:`ONE_CORNER_SIDES` times the larger box's side from
+    another (its two corners lie about four index lengths apart), the first (its surest) of an
+    index's size. A box several times an index's size (round pips or court art that read the card's
+    name too: a Mongoose trial's JD had one across the card above) places no corner."""
     def middle(b):
         return (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
 
     def side(b):
         return max(b[2] - b[0], b[3] - b[1])
-    boxes = card.indices
-    return bool(boxes) and _index_sized(boxes[0], _name(card), calibration) and \
+    name = _name(card)
+    boxes = [b for b in card.indices if _index_sized(b, name, calibration)]
+    return bool(boxes) and _index_sized(card.indices[0], name, calibration) and \
         all(math.dist(middle(a), middle(b)) <= ONE_CORNER_SIDES * max(side(a), side(b))
             for n, a in enumerate(boxes) for b in boxes[n + 1:])
 

@@ -17,11 +17,18 @@ the mat:
 * anything else (further out, or beyond the collections) is unplaced.
 
 A card within :data:`~referee.layouts.zones.MARGIN_MM` of a zone's printed line counts as in it.
+
+The pool is laid out as one layer of cards, side by side: of two pool cards lying over most of
+each other (middles closer than :data:`ONE_LAYER_MM`), the less sure may be no card at all (a
+mark on the other read as one: a JD's bottom corner read KD, 0.92), so the pool is also read
+without it.
 """
 
 from __future__ import annotations
 
 from referee.games.mongoose.deck import arranged
+import math
+
 from referee.layouts import SeenView, zones as mat
 from referee.layouts.readout import DEFAULT_THRESHOLD, Item, Readout, describe, known_card
 from referee.snapshot import TableSnapshot
@@ -30,6 +37,9 @@ from referee.snapshot import TableSnapshot
 A4_ZONES = {"pool": (36.0, 0.0, 201.0, 178.0), "collection/top": (36.0, -104.0, 201.0, 98.0),
             "collection/bottom": (36.0, 198.0, 201.0, 98.0)}
 REACH_MM = 250.0  # how far beside the pool plays and discards may lie
+# Two pool cards' middles closer than this lie over most of each other (side by side, even overlapping
+# a little, they lie a card's width, 63 mm, apart); a trial's phantoms lay 15 and 33 mm from their cards
+ONE_LAYER_MM = 36.0
 
 
 class MongooseLayout:
@@ -57,15 +67,23 @@ class MongooseLayout:
 
     def read(self, snapshot: TableSnapshot, state) -> SeenView:
         out = Readout(self.threshold)
-        for card in snapshot.cards:
-            if not card.face_up:
-                continue  # a hand, the deck or a play not yet turned: out of the view
-            place = self.place(card.center_mm)
+        face_up = [card for card in snapshot.cards if card.face_up]  # (a hand, the deck, a play not yet turned: out of the view)
+        places = [self.place(card.center_mm) for card in face_up]
+        doubted = _over_surer_cards([card for card, place in zip(face_up, places) if place == "pool"])
+        for card, place in zip(face_up, places):
             if place is None:
                 out.unplaced(describe("card", card.card, card.center_mm) + ": off the play area")
             else:
-                out.add_sighting(place, card.card, card.confidence, card.alternatives, convert=known_card)
+                out.add_sighting(place, card.card, card.confidence, card.alternatives, convert=known_card,
+                                 maybe_nothing=any(card is d for d in doubted))
         return out.seen(arrange)
+
+
+def _over_surer_cards(pool: list) -> list:
+    """The pool cards lying over most of another named more surely (of two named alike, the later)."""
+    return [card for k, card in enumerate(pool) if any(
+        j != k and math.dist(card.center_mm, other.center_mm) < ONE_LAYER_MM and
+        (other.confidence, -j) > (card.confidence, -k) for j, other in enumerate(pool))]
 
 
 def arrange(place: str, items: list[Item]) -> tuple[str, ...]:

@@ -7,6 +7,8 @@ position in a fanned pile); the game's ``arrange`` turns a place's items into th
 in the game's notation. An item below the confidence threshold, one vision could not identify, or
 one the game cannot hold (a card this game's deck lacks) makes its place uncertain: the other
 contents the place would have with each of the item's alternatives in turn, most likely first.
+An item that may be no thing at all (a mark on another card read as a card of its own) has
+:data:`NOTHING` among its alternatives: the place without it.
 
 >>> out = Readout(0.6)
 >>> out.add("pool", "4H", 0.9)
@@ -14,6 +16,11 @@ contents the place would have with each of the item's alternatives in turn, most
 >>> seen = out.seen(lambda place, items: tuple(sorted(i.label for i in items)))
 >>> seen.view["pool"], seen.uncertain["pool"]
 (('4H', '9S'), (('4H', '9C'), ('4H', '6S')))
+>>> out.add("pool", "KD", 0.92, ("QD",), maybe_nothing=True)
+>>> out.seen(lambda place, items: tuple(sorted(i.label for i in items))).uncertain["pool"][:2]
+(('4H', '9C', 'KD'), ('4H', '6S', 'KD'))
+>>> out.seen(lambda place, items: tuple(sorted(i.label for i in items))).uncertain["pool"][2:]
+(('4H', '9S'), ('4H', '9S', 'QD'))
 """
 
 from __future__ import annotations
@@ -29,6 +36,7 @@ from referee.view import View
 
 DEFAULT_THRESHOLD = 0.6
 UNKNOWN = "?"  # the reading of a sighting vision could not identify and offered nothing for
+NOTHING = ""  # the alternative of an item that may be no thing at all: its place without it
 
 
 @dataclass(frozen=True)
@@ -65,19 +73,21 @@ class Readout:
         self.lost: list[str] = []
 
     def add(self, place: str, label: str, confidence: float = 1.0, others: Iterable[str] = (), *,
-            kind: str = "card", key: tuple = (), unidentified: bool = False) -> None:
+            kind: str = "card", key: tuple = (), unidentified: bool = False, maybe_nothing: bool = False) -> None:
         """Put one thing in ``place``; it is doubtful below the threshold, when vision could not tell,
-        or when the game cannot hold it."""
-        doubtful = unidentified or confidence < self.threshold or label in self.impossible
-        others = tuple(o for o in others if o not in self.impossible)
+        when the game cannot hold it, or when it ``maybe_nothing`` (its first alternative then)."""
+        doubtful = unidentified or maybe_nothing or confidence < self.threshold or label in self.impossible
+        others = (NOTHING,) * maybe_nothing + tuple(o for o in others if o not in self.impossible)
         self.items.setdefault(place, []).append(Item(kind, label, others, doubtful, key))
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],
-                     *, kind: str = "card", key: tuple = (), convert: Callable[[str], str | None] = str) -> None:
+                     *, kind: str = "card", key: tuple = (), convert: Callable[[str], str | None] = str,
+                     maybe_nothing: bool = False) -> None:
         """Put a sighting in ``place``: ``label`` is its reading in the game's notation (None: vision
         could not tell), ``convert`` turns its alternatives' labels into the game's notation."""
         best, others = labels(label, alternatives, convert)
-        self.add(place, best, confidence, others, kind=kind, key=key, unidentified=label is None)
+        self.add(place, best, confidence, others, kind=kind, key=key, unidentified=label is None,
+                 maybe_nothing=maybe_nothing)
 
     def doubt(self, place: str, contents: tuple[str, ...]) -> None:
         """Another reading of ``place`` the layout itself is unsure about (two cards on one cell, say)."""
@@ -96,7 +106,10 @@ class Readout:
                     continue
                 for other in item.others:
                     changed = list(items)
-                    changed[i] = replace(item, label=other)
+                    if other == NOTHING:
+                        del changed[i]
+                    else:
+                        changed[i] = replace(item, label=other)
                     options.append(arrange(place, changed))
             options += self.extra.get(place, [])
             if options or any(item.doubtful for item in items):
