@@ -38,8 +38,9 @@ A4_ZONES = {"pool": (36.0, 0.0, 201.0, 178.0), "collection/top": (36.0, -104.0, 
             "collection/bottom": (36.0, 198.0, 201.0, 98.0)}
 REACH_MM = 250.0  # how far beside the pool plays and discards may lie
 # Two pool cards' middles closer than this lie over most of each other (side by side, even overlapping
-# a little, they lie a card's width, 63 mm, apart); a trial's phantoms lay 15 and 33 mm from their cards
-ONE_LAYER_MM = 36.0
+# a little, they lie a card's width, 63 mm, apart). A trial's phantom KD lay 15 mm from the JD it was read
+# on; at 36 mm, phantoms explained away let other misreads through (Mongoose trials 3 and 15, session 15)
+ONE_LAYER_MM = 25.0
 
 
 class MongooseLayout:

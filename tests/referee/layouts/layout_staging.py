@@ -211,7 +211,7 @@ def inside(rng, rect, inset=12.0):
 def stage_mongoose(state, rng, zones, sloppy=True):
     """The table of a Mongoose state on a mat with ``zones``: the pool's cards side by side, each on
     its own spot of a grid over the zone (5 by 3, one layer; a pool of more than 15 cards, which
-    random play reaches and no A4 mat holds in one layer, on a 5 by 6 grid, its cards overlapping),
+    random play reaches and no A4 mat holds in one layer, on a 9 by 3 grid, its cards overlapping),
     a little off it, the collections' cards anywhere in their zones, plays to the right of the pool,
     discards to the left, the deck face down beside the discards."""
     hand = Hand(rng, sloppy)
@@ -219,8 +219,8 @@ def stage_mongoose(state, rng, zones, sloppy=True):
     a, b = state.game.players
     pool = zones["pool"]
     px, py, pw, ph = pool
-    rows = 3 if len(view.get("pool")) <= 15 else 6
-    spots = [(px + 12 + (pw - 24) * i / 4, py + 12 + (ph - 24) * j / (rows - 1)) for i in range(5) for j in range(rows)]
+    columns = 5 if len(view.get("pool")) <= 15 else 9
+    spots = [(px + 12 + (pw - 24) * i / (columns - 1), py + 12 + (ph - 24) * j / 2) for i in range(columns) for j in range(3)]
     cards = [card(c, hand.nudge(spot, 1.0, 1.0), hand.turn(20)) for c, spot in zip(view.get("pool"), rng.sample(spots, len(spots)))]
     cards += [card(c, inside(rng, zones["collection/top"]), hand.turn(20)) for c in view.get(f"collection/{a}")]
     cards += [card(c, inside(rng, zones["collection/bottom"]), hand.turn(20)) for c in view.get(f"collection/{b}")]
