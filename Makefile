@@ -7,6 +7,8 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 JOBS   ?= 2
+# test processes: one per core (a test file stays in one process, so its module fixtures are built once)
+TEST_JOBS ?= auto
 
 .PHONY: test demo bench trials models clean help
 
@@ -34,7 +36,7 @@ $(VENV)/.stamp-runtime: pyproject.toml | $(BIN)/python
 	@touch $@
 
 test: $(VENV)/.stamp-test
-	$(BIN)/python -m pytest --durations=15
+	$(BIN)/python -m pytest -n $(TEST_JOBS) --dist loadfile --durations=15
 
 demo: $(VENV)/.stamp-runtime
 	$(BIN)/tableside demo --open --host $(HOST) --port $(PORT)
