@@ -848,10 +848,18 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                 None)
             # an unnamed find beside a surely named index, turned as it and on its card's face, is a box round
             # the pip beside that index (a fan's next index lies beside it too, but is read surely); one lying
-            # at such a card's other corner, turned half round from its index, is that corner misread
+            # at such a card's other corner, turned half round from its index, is that corner misread. So is one
+            # beside the index on the face, turned any way, named unsurely as a card its read leaves in doubt
+            # with that one (:func:`_names_in_doubt`; a box round court art takes its turn from the art: a
+            # Mongoose trial's JC, its picture's crown and club beside the index read JS 0.62, JC 0.09, at a
+            # turn 48 degrees from the index's, stood as a JS revealed)
             if pair is None and seen is None and _named(probs[k][None])[0] < NAMED:
                 seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and any(
                     test(indices[g[0]], indices[k], _best_name(probs[g[0]])) for test in (_pip_beside, _covered_end))),
+                    None)
+            elif pair is None and seen is None and _named(probs[k][None])[0] < SURE:
+                seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and _names_in_doubt(
+                    probs[g[0]], probs[k]) and _beside_on_face(indices[g[0]], indices[k], _best_name(probs[g[0]]))),
                     None)
             if pair is not None:
                 pair.append(k)
@@ -979,12 +987,16 @@ def _at_a_corner(card: list[dict], find: dict, name: str = "", surely_named: boo
 
 
 def _pip_beside(index: dict, find: dict, name: str) -> bool:
-    """Whether ``find`` lies as a box round the pip beside card ``name``'s ``index``: within a
-    box's side of it, turned as it (within 40 degrees), on the card's face (the demo's KC in bob's
+    """Whether ``find`` lies as a box round the pip beside card ``name``'s ``index``: beside it on the
+    card's face (:func:`_beside_on_face`), turned as it (within 40 degrees) (the demo's KC in bob's
     fan, the club of its picture's frame read QC 0.48, stood as an unknown card)."""
+    return abs(_wrapped(index["turn"] - find["turn"])) <= 40 and _beside_on_face(index, find, name)
+
+
+def _beside_on_face(index: dict, find: dict, name: str) -> bool:
+    """Whether ``find``'s middle lies within a box's side of card ``name``'s ``index``, on the card's face."""
     outline = card_outline(index["box"], index["card_centre"], name)
-    return not _apart(index["box"], find["box"], 1.0) and abs(_wrapped(index["turn"] - find["turn"])) <= 40 \
-        and _inside(outline, _middle(find["box"]))
+    return not _apart(index["box"], find["box"], 1.0) and _inside(outline, _middle(find["box"]))
 
 
 def _covered_end(index: dict, find: dict, name: str) -> bool:

@@ -190,3 +190,10 @@ def test_cards_seen_by_one_small_index_are_turned_as_the_pictures_edges_say():
     for name in ("JC", "AH", "JD", "9D", "6S"):
         assert np.hypot(*np.subtract(seen[name].center_mm, where[name].center_mm)) < 5, (name, seen[name].center_mm)
     assert all(np.hypot(*np.subtract(seen[n].center_mm, where[n].center_mm)) < 12 for n in where), seen
+
+
+def test_a_box_round_court_art_beside_an_index_read_unsurely_as_a_like_card_is_no_card():
+    # Mongoose seed 18, 20 s: the pool's JC, its picture's crown and club beside its index boxed at a
+    # turn 48 degrees from the index's and read JS 0.62 (JC 0.09 next): a JS that never was, which the
+    # referee took as revealed with the AD, so the deal ended a card early
+    assert _read_as_it_lies(18, 20.0, "mongoose")
