@@ -6,10 +6,7 @@ reach its flagged violation and its winner on the live page: this checks the pla
 the runner enters, the stabiliser, the session, the events and the page together. A short game read
 by a reader slower than the frame rate checks the runner's pacing: it skips what it cannot read in
 time and still referees every move.
-Through real recognition (the card and token models on every fourth rendered frame, as
-`make demo` does on every frame), the Pouches demo must be refereed move for move as it was
-played: every move of the script accepted in order, nothing else, its illegal move flagged with
-its rule, Cat's win declared.
+The demos refereed through real recognition are in ``test_demo_real_vision.py``.
 """
 
 from __future__ import annotations
@@ -20,7 +17,8 @@ from playwright.sync_api import expect
 
 from calibration.mats import mat_of, zones_of
 from referee import layouts
-from referee.playthrough import follows, random_playthrough, replay
+from referee.playthrough import random_playthrough
+from demo_play import followed_to_the_end, rules_broken
 from served import running
 from vision.synth.demo import DemoSource, demo_playthrough
 from webui import create_app
@@ -103,44 +101,6 @@ def test_the_demo_table_reports_its_progress_and_vision_as_the_games_camera(tmp_
     app.extensions["tableside.games"].close()
 
 
-def followed_to_the_end(tmp_path, game: str, **how):
-    """Play ``demo:<game>`` into a dashboard game (``start_demo(..., **how)``, unpaced) and check that the
-    referee followed it: every entry of the players taken, every state it reached one the script
-    reached, in order, ending at the script's final state. Returns the runner's progress, the
-    session's moves and the script's legal moves (in notation)."""
-    app = create_app({"TESTING": True}, instance_path=str(tmp_path / "instance"))
-    try:
-        runner = start_demo(app, game, paced=False, **how)
-        runner.join(timeout=900)
-        progress = runner.progress
-        assert progress.finished and progress.error is None and not progress.refused, progress.refused
-        recorded = runner.source.demo.recorded
-        script = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
-        session = runner.live.session
-        assert follows(recorded, list(session.moves)), "a state the script never reached, or not its end"
-        assert session.state == replay(recorded).states[-1] and session.state.outcome() is not None
-        return progress, list(session.moves), script
-    finally:
-        app.extensions["tableside.games"].close()
-
-
-def rules_broken(progress, kind: str = "violation") -> list[list[str]]:
-    """The rules each violation (or other held problem) of the demo cites, in order."""
-    return [[r["rule"] for r in e.payload["readings"][0]["verdict"]["reasons"]] for e in progress.events if e.kind == kind]
-
-
-def test_the_pouches_demo_is_refereed_through_real_vision_move_for_move_to_its_winner(tmp_path):
-    # 1280x720, the models read every 4th frame (2.5 looks a second, as a slow machine keeps up with a camera)
-    progress, moves, script = followed_to_the_end(tmp_path, "pouches", every=4)
-    assert moves == script  # no move misread, none missed, none made up
-    # bob's weapon dropped on the pile under his and cat's tokens: the camera sees it there when the 8S's
-    # outline is laid out true; where the tokens hide it, it looks like a bury elsewhere and the players say
-    assert set(progress.answered) <= {"discard bob 8S drop"}
-    assert rules_broken(progress) == [["pouches-1.9/move/uphill"]]
-    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
-    assert [(o["winners"], o["rule"]) for o in outcome] == [(["cat"], "pouches-1.9/win/at-once")]
-
-
 def test_the_demos_players_answer_a_question_only_they_can_settle(tmp_path):
     # Pungo's demo twice lands a small on a small, stepping it in from one side or another: the table
     # looks the same either way, so the referee asks, and the players answer with the step they made
@@ -178,30 +138,3 @@ def test_the_deck_town_demo_deal_is_said_by_the_players_and_the_game_followed_to
     assert actions[0][0].startswith("deal") and actions[0][1] == "hand"
     assert all(source == "camera" for _, source in actions[1:])
     assert not [e for e in progress.events if e.kind in ("violation", "question", "unrecognised")]
-
-
-def test_the_mongoose_demo_is_refereed_through_real_vision_move_for_move_to_bob_s_win(tmp_path):
-    # every 2nd frame (5 looks a second). Ann's and bob's collections are fans of 7 to 9 cards showing
-    # ~23 mm of each (indices ~10 px at the far side of the table). Every move is the script's, in order
-    # (the cards of a reveal or a discard named in the order the camera found them). Turn 8's discard was
-    # once read with a 9D too many in the discards (the discarded 8D's bottom-right corner, read 9D 0.99)
-    # and an unknown card in bob's fan (the foot of his JD's picture, read 9D 0.42 by its covered corner)
-    progress, moves, script = followed_to_the_end(tmp_path, "mongoose", every=2)
-    def cards_in_any_order(move: str) -> str:
-        return " ".join(",".join(sorted(word.split(","))) for word in move.split())
-    assert [cards_in_any_order(m) for m in moves] == [cards_in_any_order(m) for m in script]
-    assert rules_broken(progress) == [] and not [e for e in progress.events if e.kind == "question"]
-    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
-    assert [o["winners"] for o in outcome] == [["bob"]]
-
-
-def test_the_deck_town_demo_is_refereed_through_real_vision_move_for_move_to_ann_s_win(tmp_path):
-    # every 2nd frame: the deal entered by the players, then every move read from the camera: the town's
-    # Decktet cards named from their whole face, the fanned discard pile card by card from the index each
-    # shows (one under the top that shows too little is read where the state has it), the pyramids on
-    # cards and in the supplies (a red disc printed on the Painter in the pile is no pyramid)
-    progress, moves, script = followed_to_the_end(tmp_path, "deck-town", every=2)
-    assert moves == script
-    assert rules_broken(progress) == [] and not [e for e in progress.events if e.kind == "question"]
-    outcome = [e.payload for e in progress.events if e.kind == "outcome"]
-    assert [(o["winners"], o["rule"]) for o in outcome] == [(["ann"], "deck-town-1.1/end/poker-block")]
