@@ -176,11 +176,14 @@ class TableReader:
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),
                                        round(back.angle_deg, 2), round(back.filled, 4))))
-        # a card no name was found for, seen by a mark on a back, is the back's print (the deck's pattern
-        # read as an index: a Mongoose trial's deck gave an unknown card in a play area at the opening)
+        # a card no name was found for, seen by a mark on a back or on its edge, is the back's print or the
+        # side of the deck (the deck's pattern read as an index: a Mongoose trial's deck gave an unknown card
+        # in a play area at the opening; another's right edge, its mark 0.2 mm outside the back's outline,
+        # an unknown card that the votes named 2H in ann's play area)
         on_backs = [b.corners_mm() for b in found if not b.face_like]
         replaced |= {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
-            _within(back, p) for back in on_backs for p in _index_middles(c, calibration)[:1] or [s.center_mm])}
+            _within(back, p, DECK_EDGE_MM) for back in on_backs
+            for p in _index_middles(c, calibration)[:1] or [s.center_mm])}
         kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
@@ -196,9 +199,13 @@ def _card_square(sighting: CardSighting, calibration: TableCalibration) -> list[
     return calibration.to_image(np.array(square, np.float64)).tolist()
 
 
-def _within(corners_mm, point) -> bool:
-    """Whether a table point (mm) lies inside or on an outline given by its corners (mm)."""
-    return cv2.pointPolygonTest(np.array(corners_mm, np.float32), tuple(map(float, point)), False) >= 0
+def _within(corners_mm, point, margin_mm: float = 0.0) -> bool:
+    """Whether a table point (mm) lies inside an outline given by its corners (mm), or within
+    ``margin_mm`` of it."""
+    return cv2.pointPolygonTest(np.array(corners_mm, np.float32), tuple(map(float, point)), True) >= -margin_mm
+
+
+DECK_EDGE_MM = 3.0  # how far outside a back's outline a mark still lies on the deck (its side, its worn edge)
 
 
 def _index_middles(card: CardSeen, calibration: TableCalibration) -> list[tuple[float, float]]:

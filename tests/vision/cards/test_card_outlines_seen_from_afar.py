@@ -197,3 +197,10 @@ def test_a_box_round_court_art_beside_an_index_read_unsurely_as_a_like_card_is_n
     # turn 48 degrees from the index's and read JS 0.62 (JC 0.09 next): a JS that never was, which the
     # referee took as revealed with the AD, so the deal ended a card early
     assert _read_as_it_lies(18, 20.0, "mongoose")
+
+
+def test_a_mark_on_the_edge_of_the_face_down_deck_is_no_card():
+    # Mongoose seed 15, 10.8 s: a mark on the deck's right edge, 0.2 mm outside the back's outline, read
+    # as an unknown card (2H 0.35 its likeliest): the votes named it 2H, in ann's play area, for 20 s
+    assert _read_as_it_lies(15, 10.8, "mongoose")
+
