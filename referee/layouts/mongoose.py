@@ -26,9 +26,9 @@ without it.
 
 from __future__ import annotations
 
-from referee.games.mongoose.deck import arranged
 import math
 
+from referee.games.mongoose.deck import arranged
 from referee.layouts import SeenView, zones as mat
 from referee.layouts.readout import DEFAULT_THRESHOLD, Item, Readout, describe, known_card
 from referee.snapshot import TableSnapshot
@@ -70,21 +70,22 @@ class MongooseLayout:
         out = Readout(self.threshold)
         face_up = [card for card in snapshot.cards if card.face_up]  # (a hand, the deck, a play not yet turned: out of the view)
         places = [self.place(card.center_mm) for card in face_up]
-        doubted = _over_surer_cards([card for card, place in zip(face_up, places) if place == "pool"])
-        for card, place in zip(face_up, places):
+        doubted = _over_surer_cards([k for k, place in enumerate(places) if place == "pool"], face_up)
+        for k, (card, place) in enumerate(zip(face_up, places)):
             if place is None:
                 out.unplaced(describe("card", card.card, card.center_mm) + ": off the play area")
             else:
                 out.add_sighting(place, card.card, card.confidence, card.alternatives, convert=known_card,
-                                 maybe_nothing=any(card is d for d in doubted))
+                                 maybe_nothing=k in doubted)
         return out.seen(arrange)
 
 
-def _over_surer_cards(pool: list) -> list:
-    """The pool cards lying over most of another named more surely (of two named alike, the later)."""
-    return [card for k, card in enumerate(pool) if any(
-        j != k and math.dist(card.center_mm, other.center_mm) < ONE_LAYER_MM and
-        (other.confidence, -j) > (card.confidence, -k) for j, other in enumerate(pool))]
+def _over_surer_cards(pool: list[int], cards: list) -> set[int]:
+    """Of ``cards``, those of the ``pool`` (their numbers) lying over most of another pool card named
+    more surely (of two named alike, the later)."""
+    return {k for k in pool if any(
+        j != k and math.dist(cards[k].center_mm, cards[j].center_mm) < ONE_LAYER_MM and
+        (cards[j].confidence, -j) > (cards[k].confidence, -k) for j in pool)}
 
 
 def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
