@@ -112,9 +112,13 @@ def _middle(fit: Fit, size: Size, height: float, half_mm: float, camera: TableCa
     return np.column_stack([xy, np.full(len(xy), -height)])
 
 
-def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float, camera: TableCamera) -> float:
+def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float, camera: TableCamera,
+            lift_mm: float = 0.0) -> float:
     """How much darker, as a share of the plastic's lightness, the middle of the faces of ``bottom`` is where the
     pips of a ``top`` perched ``perch_mm`` up would be, than both just above and just below (``STEP_MM``).
+    ``lift_mm``: the ``top`` rides that much higher, held up by a pyramid hidden inside it (a medium put over a
+    small on a large's tip); its faces run parallel to the bottom's, further out, so its pips are where the
+    bottom's face would have them ``lift_mm`` lower, raised by ``lift_mm``.
 
     About 0 on a plain face (a ramp from one colour to the next above is no darker than both sides); a row of
     pips makes it clearly positive (pips are the plastic, darker). The faces are steep: a base fitted 1 mm off
@@ -128,6 +132,7 @@ def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float
             points = _middle(fit, bottom, h, _pip_row_half(top), camera)
             if not len(points):
                 return 0.0
+            points[:, 2] -= lift_mm  # (z points down from the table)
             px = camera.project(points).astype(np.float32)
             rows.append(cv2.remap(grey, px[:, 0:1], px[:, 1:2], cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REPLICATE).ravel().astype(np.float32))

@@ -845,9 +845,10 @@ class PieceReader:
                 fit, what = under
             grey = self._grey(image)
             full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
-            sighting, features = read_stack(fit, what, self.view, fg, self.palette, size_conf, alts,
-                                            join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera),
-                                            pips_at=lambda top, h: pip_dip(grey, full_fit, what, top, h, self.camera))
+            sighting, features = read_stack(
+                fit, what, self.view, fg, self.palette, size_conf, alts,
+                join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera),
+                pips_at=lambda top, h, lift: pip_dip(grey, full_fit, what, top, h, self.camera, lift_mm=lift))
             out.bands.append(((fit.x, fit.y), int(what), features))
             token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))
             if token is not None:

@@ -123,6 +123,13 @@ PIP_DIP = 0.05
 # its bands as part of the pyramid below (set by hand, 2026-11-22 session 6: with 1.0, and nothing taken, a
 # red3+red2+red1 seen plainly was read at confidence 0.53, under the layouts' 0.6, and flickered in the live demo)
 PERCH_SEEN = 1.5
+# a medium put over a small perched on a large's tip rides on the small, higher than it perches on the large alone,
+# and hides it: its pips are looked for this much higher too (joins.pip_dip's lift). On fit seeds 100-139 of the
+# Pungo trial games (2026-11-23, session 16; 4,318 stacks on still tables), 25 of 364 mediums on a large were such
+# riders and went unseen at their own perch (read as the large alone, or with a small); at these lifts every medium
+# on a large showed a dip of 0.075 or more, a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the
+# rider's height in the renderer, a small on a large's tip showed 0.11)
+RIDES_MM = (2.5, 5.0, 7.5)
 FLOOR = 0.03  # the least probability a band's reading gives any colour (neighbour votes are coarse)
 # clear plastic perched on a coloured pyramid shows that colour washed with the light it reflects: the band is no
 # darker, of the hue below (within CLEAR_HUE degrees) and keeps CLEAR_WASH of its chroma (opaque white or grey
@@ -143,8 +150,8 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     Every way of grouping the bands into pyramids is scored by how well one colour per group
     explains its bands, less a toll per perched pyramid; the best is the reading, the next ones its
     alternatives, with probabilities from the scores. A pyramid perched on one of its own colour
-    is read only where :mod:`vision.pieces.joins` sees it: ``pips_at(top, height)`` measures the
-    pips of a ``top`` perched ``height`` up (:func:`~vision.pieces.joins.pip_dip`), ``join_at(height)``
+    is read only where :mod:`vision.pieces.joins` sees it: ``pips_at(top, height, lift)`` measures the
+    pips of a ``top`` perched ``height`` up, riding ``lift`` higher (:func:`~vision.pieces.joins.pip_dip`), ``join_at(height)``
     the line a perched pyramid's base draws (used for a small on a large's tip).
     """
     features = band_features(fit, bottom, camera, fg)
@@ -158,12 +165,15 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     seen: dict[tuple[Size, float], bool] = {}
 
     def perched(top: Size, height: float) -> bool:
-        """Whether a ``top`` of the colour below perches ``height`` up (measured once per place)."""
+        """Whether a ``top`` of the colour below perches ``height`` up (measured once per place). A medium on a
+        large may ride higher, on a small inside it; the line a small's base draws on a large counts only with no
+        medium seen, as a rider's base draws it at the same height."""
         if (top, height) not in seen:
+            lifts = (0.0, *RIDES_MM) if (bottom, top) == (Size.LARGE, Size.MEDIUM) else (0.0,)
             seen[top, height] = bool(
-                (pips_at is not None and pips_at(top, height) > PIP_DIP)
+                (pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts))
                 or (bottom == Size.LARGE and top == Size.SMALL and join_at is not None
-                    and join_at(height) > JOIN_THRESHOLD))
+                    and join_at(height) > JOIN_THRESHOLD and not perched(Size.MEDIUM, cuts[1])))
         return seen[top, height]
 
     readings = []
