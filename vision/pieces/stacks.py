@@ -15,6 +15,7 @@ clear (:func:`_washed`), whatever the colour table, which learned clear plastic 
 
 from __future__ import annotations
 
+import functools
 import math
 
 import cv2
@@ -124,11 +125,14 @@ PIP_DIP = 0.05
 # red3+red2+red1 seen plainly was read at confidence 0.53, under the layouts' 0.6, and flickered in the live demo)
 PERCH_SEEN = 1.5
 # a medium put over a small perched on a large's tip rides on the small, higher than it perches on the large alone,
-# and hides it: its pips are looked for this much higher too (joins.pip_dip's lift). On fit seeds 100-139 of the
-# Pungo trial games (2026-11-23, session 16; 4,318 stacks on still tables), 25 of 364 mediums on a large were such
-# riders and went unseen at their own perch (read as the large alone, or with a small); at these lifts every medium
-# on a large showed a dip of 0.075 or more, a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the
-# rider's height in the renderer, a small on a large's tip showed 0.11)
+# and hides it (a small perched on the medium rides as high): on a large, a perched pyramid's pips are looked for
+# this much higher too (joins.pip_dip's lift). On fit seeds 100-139 of the Pungo trial games (2026-11-23, session 16;
+# 4,318 stacks on still tables), 25 of 364 mediums on a large were such riders and went unseen at their own perch
+# (read as the large alone, or with a small); at these lifts every medium on a large showed a dip of 0.075 or more,
+# a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the rider's height in the renderer, a small on
+# a large's tip showed 0.11); a small at these lifts above its perch on a large, 0.034 at most where there was none.
+# A rider's base draws a line where a small would perch on the large: with a medium seen, that line is no small (it
+# was, on 9 of the 25)
 RIDES_MM = (2.5, 5.0, 7.5)
 FLOOR = 0.03  # the least probability a band's reading gives any colour (neighbour votes are coarse)
 # clear plastic perched on a coloured pyramid shows that colour washed with the light it reflects: the band is no
@@ -162,19 +166,17 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
             votes[k] = {**rest, "clear": max(votes[k].get("clear", 0.0), CLEAR_VOTE)}
     colours = sorted({c for v in votes for c in v})
     cuts = band_cuts(bottom)
-    seen: dict[tuple[Size, float], bool] = {}
 
+    lifts = (0.0, *RIDES_MM) if bottom == Size.LARGE else (0.0,)
+
+    @functools.cache
     def perched(top: Size, height: float) -> bool:
-        """Whether a ``top`` of the colour below perches ``height`` up (measured once per place). A medium on a
-        large may ride higher, on a small inside it; the line a small's base draws on a large counts only with no
-        medium seen, as a rider's base draws it at the same height."""
-        if (top, height) not in seen:
-            lifts = (0.0, *RIDES_MM) if (bottom, top) == (Size.LARGE, Size.MEDIUM) else (0.0,)
-            seen[top, height] = bool(
-                (pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts))
-                or (bottom == Size.LARGE and top == Size.SMALL and join_at is not None
-                    and join_at(height) > JOIN_THRESHOLD and not perched(Size.MEDIUM, cuts[1])))
-        return seen[top, height]
+        """Whether a ``top`` of the colour below perches ``height`` up, or on a large rides higher (measured once
+        per place). The line a small's base draws on a large counts only with no medium seen: a medium riding
+        there draws it with its own base."""
+        return (pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts)) or (
+            bottom == Size.LARGE and top == Size.SMALL and join_at is not None
+            and join_at(height) > JOIN_THRESHOLD and not perched(Size.MEDIUM, cuts[1]))
 
     readings = []
     for groups in STRUCTURES[bottom]:
