@@ -45,7 +45,7 @@ from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
-from vision.pieces.joins import join_strength, pip_dip
+from vision.pieces.joins import pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
 from vision.pieces.stacks import read_lying, read_stack
@@ -847,7 +847,6 @@ class PieceReader:
             full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
             sighting, features = read_stack(
                 fit, what, self.view, fg, self.palette, size_conf, alts,
-                join_at=lambda h: join_strength(grey, full_fit, what, h, self.camera),
                 pips_at=lambda top, h, lift: pip_dip(grey, full_fit, what, top, h, self.camera, lift_mm=lift))
             out.bands.append(((fit.x, fit.y), int(what), features))
             token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))

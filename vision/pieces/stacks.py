@@ -6,8 +6,8 @@ So the outline gives the bottom size, and the stack is read by cutting that outl
 where a perched medium (9.8 mm up a large) or small (19.4 mm up a large, 9.7 mm up a medium)
 would begin, and naming the colour of each band: where the colour changes, a new pyramid begins.
 A pyramid perched on one of its own colour (a same-colour tree) shows no change of colour: it is
-read where :mod:`vision.pieces.joins` sees it (its own pips across the faces below, or for a small on
-a large the line its base draws), and otherwise the stack reads as its bottom pyramid. A nest shows
+read where :mod:`vision.pieces.joins` sees its own pips across the faces below, and otherwise the
+stack reads as its bottom pyramid. A nest shows
 only its outer pyramid: the camera cannot see inside, the referee remembers. Clear plastic perched on a
 coloured pyramid shows that colour washed out (lighter, of its hue, with less of its chroma): such a band is read
 clear (:func:`_washed`), whatever the colour table, which learned clear plastic over tables, says.
@@ -114,7 +114,6 @@ STRUCTURES = {
     Size.SMALL: [((0,),)],
 }
 EXTRA_PYRAMID = 1.5  # log-odds a reading pays for each perched pyramid: a plain pyramid is more common
-JOIN_THRESHOLD = 1.35  # join strength that reads as a perched small (chosen on seeds 2000-2011, not measured on)
 # a pip dip (joins.pip_dip) that reads as a perched pyramid of the same colour: above the most a face with no pyramid
 # perched there showed (0.042) on fit seeds 0-15 of the piece tables and 0-9 of the Pungo games and openings and on
 # the Pungo demo, but for one small fitted as a medium (0.080); perched ones of the same colour showed 0.049 to 0.14
@@ -130,9 +129,7 @@ PERCH_SEEN = 1.5
 # 4,318 stacks on still tables), 25 of 364 mediums on a large were such riders and went unseen at their own perch
 # (read as the large alone, or with a small); at these lifts every medium on a large showed a dip of 0.075 or more,
 # a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the rider's height in the renderer, a small on
-# a large's tip showed 0.11); a small at these lifts above its perch on a large, 0.034 at most where there was none.
-# A rider's base draws a line where a small would perch on the large: with a medium seen, that line is no small (it
-# was, on 9 of the 25)
+# a large's tip showed 0.11); a small at these lifts above its perch on a large, 0.034 at most where there was none
 RIDES_MM = (2.5, 5.0, 7.5)
 FLOOR = 0.03  # the least probability a band's reading gives any colour (neighbour votes are coarse)
 # clear plastic perched on a coloured pyramid shows that colour washed with the light it reflects: the band is no
@@ -148,15 +145,15 @@ CLEAR_VOTE = 0.8  # the share of a washed band's vote given to clear
 
 def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, palette: Palette,
                size_confidence: float, size_alternatives: list[tuple[Size, float]],
-               join_at=None, pips_at=None) -> tuple[PyramidSighting, list]:
+               pips_at=None) -> tuple[PyramidSighting, list]:
     """The sighting of a stack whose bottom pyramid has been fitted; also the bands' features (for fitting palettes).
 
     Every way of grouping the bands into pyramids is scored by how well one colour per group
     explains its bands, less a toll per perched pyramid; the best is the reading, the next ones its
     alternatives, with probabilities from the scores. A pyramid perched on one of its own colour
-    is read only where :mod:`vision.pieces.joins` sees it: ``pips_at(top, height, lift)`` measures the
-    pips of a ``top`` perched ``height`` up, riding ``lift`` higher (:func:`~vision.pieces.joins.pip_dip`), ``join_at(height)``
-    the line a perched pyramid's base draws (used for a small on a large's tip).
+    is read only where :mod:`vision.pieces.joins` sees its pips: ``pips_at(top, height, lift)``
+    measures those of a ``top`` perched ``height`` up, riding ``lift`` higher
+    (:func:`~vision.pieces.joins.pip_dip`).
     """
     features = band_features(fit, bottom, camera, fg)
     votes = [dict(palette.classify(f)) if f is not None else {} for f in features]
@@ -172,11 +169,8 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     @functools.cache
     def perched(top: Size, height: float) -> bool:
         """Whether a ``top`` of the colour below perches ``height`` up, or on a large rides higher (measured once
-        per place). The line a small's base draws on a large counts only with no medium seen: a medium riding
-        there draws it with its own base."""
-        return (pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts)) or (
-            bottom == Size.LARGE and top == Size.SMALL and join_at is not None
-            and join_at(height) > JOIN_THRESHOLD and not perched(Size.MEDIUM, cuts[1]))
+        per place)."""
+        return pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts)
 
     readings = []
     for groups in STRUCTURES[bottom]:
