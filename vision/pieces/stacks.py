@@ -164,12 +164,12 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     colours = sorted({c for v in votes for c in v})
     cuts = band_cuts(bottom)
 
-    lifts = (0.0, *RIDES_MM) if bottom == Size.LARGE else (0.0,)
-
     @functools.cache
     def perched(top: Size, height: float) -> bool:
-        """Whether a ``top`` of the colour below perches ``height`` up, or on a large rides higher (measured once
-        per place)."""
+        """Whether a ``top`` of the colour below perches ``height`` up, or on a large rides higher (a medium; a
+        small where a medium is seen) (measured once per place)."""
+        may_ride = bottom == Size.LARGE and (top == Size.MEDIUM or perched(Size.MEDIUM, cuts[1]))
+        lifts = (0.0, *RIDES_MM) if may_ride else (0.0,)
         return pips_at is not None and any(pips_at(top, height, lift) > PIP_DIP for lift in lifts)
 
     readings = []
