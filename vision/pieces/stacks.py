@@ -124,8 +124,8 @@ PIP_DIP = 0.05
 # red3+red2+red1 seen plainly was read at confidence 0.53, under the layouts' 0.6, and flickered in the live demo)
 PERCH_SEEN = 1.5
 # a medium put over a small perched on a large's tip rides on the small, higher than it perches on the large alone,
-# and hides it (a small perched on the medium rides as high): on a large, a perched pyramid's pips are looked for
-# this much higher too (joins.pip_dip's lift). On fit seeds 100-139 of the Pungo trial games (2026-11-23, session 16;
+# and hides it (a small perched on the medium rides as high): on a large, a medium's pips are looked for this much
+# higher too, and a small's where a medium is seen (joins.pip_dip's lift). On fit seeds 100-139 of the Pungo trial games (2026-11-23, session 16;
 # 4,318 stacks on still tables), 25 of 364 mediums on a large were such riders and went unseen at their own perch
 # (read as the large alone, or with a small); at these lifts every medium on a large showed a dip of 0.075 or more,
 # a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the rider's height in the renderer, a small on
