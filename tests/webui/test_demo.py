@@ -16,9 +16,9 @@ import time
 from playwright.sync_api import expect
 
 from calibration.mats import mat_of, zones_of
+from demo_play import followed_to_the_end, rules_broken
 from referee import layouts
 from referee.playthrough import random_playthrough
-from demo_play import followed_to_the_end, rules_broken
 from served import running
 from vision.synth.demo import DemoSource, demo_playthrough
 from webui import create_app

@@ -45,7 +45,7 @@ from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
-from vision.pieces.joins import pip_dip
+from vision.pieces.perches import pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
 from vision.pieces.stacks import read_lying, read_stack

@@ -6,9 +6,9 @@ So the outline gives the bottom size, and the stack is read by cutting that outl
 where a perched medium (9.8 mm up a large) or small (19.4 mm up a large, 9.7 mm up a medium)
 would begin, and naming the colour of each band: where the colour changes, a new pyramid begins.
 A pyramid perched on one of its own colour (a same-colour tree) shows no change of colour: it is
-read where :mod:`vision.pieces.joins` sees its own pips across the faces below, and otherwise the
-stack reads as its bottom pyramid. A nest shows
-only its outer pyramid: the camera cannot see inside, the referee remembers. Clear plastic perched on a
+read where :mod:`vision.pieces.perches` sees its own pips across the faces below (higher up a large
+when it rides on a small hidden inside it), and otherwise the stack reads as its bottom pyramid. A
+nest shows only its outer pyramid: the camera cannot see inside, the referee remembers. Clear plastic perched on a
 coloured pyramid shows that colour washed out (lighter, of its hue, with less of its chroma): such a band is read
 clear (:func:`_washed`), whatever the colour table, which learned clear plastic over tables, says.
 """
@@ -114,22 +114,23 @@ STRUCTURES = {
     Size.SMALL: [((0,),)],
 }
 EXTRA_PYRAMID = 1.5  # log-odds a reading pays for each perched pyramid: a plain pyramid is more common
-# a pip dip (joins.pip_dip) that reads as a perched pyramid of the same colour: above the most a face with no pyramid
+# a pip dip (perches.pip_dip) that reads as a perched pyramid of the same colour: above the most a face with no pyramid
 # perched there showed (0.042) on fit seeds 0-15 of the piece tables and 0-9 of the Pungo games and openings and on
 # the Pungo demo, but for one small fitted as a medium (0.080); perched ones of the same colour showed 0.049 to 0.14
 # on those seeds, 0.14 to 0.26 on the demo (chosen on them, 2026-11-22 session 6)
 PIP_DIP = 0.05
-# log-odds a perched pyramid seen by joins.py counts for: added to a reading that has it, taken from one that reads
+# log-odds a perched pyramid seen by perches.py counts for: added to a reading that has it, taken from one that reads
 # its bands as part of the pyramid below (set by hand, 2026-11-22 session 6: with 1.0, and nothing taken, a
 # red3+red2+red1 seen plainly was read at confidence 0.53, under the layouts' 0.6, and flickered in the live demo)
 PERCH_SEEN = 1.5
 # a medium put over a small perched on a large's tip rides on the small, higher than it perches on the large alone,
 # and hides it (a small perched on the medium rides as high): on a large, a medium's pips are looked for this much
-# higher too, and a small's where a medium is seen (joins.pip_dip's lift). On fit seeds 100-139 of the Pungo trial games (2026-11-23, session 16;
-# 4,318 stacks on still tables), 25 of 364 mediums on a large were such riders and went unseen at their own perch
-# (read as the large alone, or with a small); at these lifts every medium on a large showed a dip of 0.075 or more,
-# a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the rider's height in the renderer, a small on
-# a large's tip showed 0.11); a small at these lifts above its perch on a large, 0.034 at most where there was none
+# higher too, and a small's where a medium is seen (perches.pip_dip's lift). On fit seeds 100-139 of the Pungo trial
+# games (2026-11-23, session 16; 4,318 stacks on still tables), 25 of 364 mediums on a large were such riders and
+# went unseen at their own perch (read as the large alone, or with a small); at these lifts every medium on a large
+# showed a dip of 0.075 or more, a large alone or with a small on its tip 0.03 at most (at 9.6 mm, the rider's height
+# in the renderer, a small on a large's tip showed 0.11); a small at these lifts above its perch on a large, 0.034 at
+# most where there was none
 RIDES_MM = (2.5, 5.0, 7.5)
 FLOOR = 0.03  # the least probability a band's reading gives any colour (neighbour votes are coarse)
 # clear plastic perched on a coloured pyramid shows that colour washed with the light it reflects: the band is no
@@ -151,9 +152,9 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     Every way of grouping the bands into pyramids is scored by how well one colour per group
     explains its bands, less a toll per perched pyramid; the best is the reading, the next ones its
     alternatives, with probabilities from the scores. A pyramid perched on one of its own colour
-    is read only where :mod:`vision.pieces.joins` sees its pips: ``pips_at(top, height, lift)``
+    is read only where :mod:`vision.pieces.perches` sees its pips: ``pips_at(top, height, lift)``
     measures those of a ``top`` perched ``height`` up, riding ``lift`` higher
-    (:func:`~vision.pieces.joins.pip_dip`).
+    (:func:`~vision.pieces.perches.pip_dip`).
     """
     features = band_features(fit, bottom, camera, fg)
     votes = [dict(palette.classify(f)) if f is not None else {} for f in features]
