@@ -28,6 +28,7 @@ from enum import Enum
 from typing import Any, ClassVar
 
 from referee.action import Action, ActionCodec
+from referee.pyramids import colours_in
 from referee.rules import RuleBook
 from referee.verdict import IllegalAction, Reason, Verdict
 from referee.view import View
@@ -261,6 +262,11 @@ class State(ABC):
         cannot show it (a pass, a declaration; here: an action that leaves the table looking the
         same). Such actions are entered by hand (:meth:`referee.session.Session.enter`)."""
         return self._apply(action).view() == self.view()
+
+    def pyramid_colours(self) -> frozenset[str]:
+        """The colours the game's pyramids come in, for the camera to look for: by default those
+        the view shows (a game whose pyramids may all be out of view says so itself)."""
+        return colours_in(self.view())
 
     def reason(self, rule_id: str, text: str) -> Reason:
         """A reason citing one of this game's rules (an unknown id is a programming error)."""

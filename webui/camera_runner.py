@@ -41,7 +41,6 @@ from calibration.markers import detect_markers
 from calibration.mats import identify, mat_of, zones_of
 from calibration.tracker import KEPT, LOCKED, MOVING, RELOCKED
 from referee import layouts
-from referee.pyramids import colours_in
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
 from vision.table_reader import SAVED, GamePieces, TableReader
@@ -218,7 +217,7 @@ class CameraRunner(threading.Thread):
         colours the game's pyramids come in (those the table shows now: a game's pieces stay on it)."""
         pieces = GamePieces(self.pieces_game, mat) if self.live.pieces is None else \
             self.live.pieces.game_pieces(self.pieces_game, mat)
-        pieces.pyramid_colours = colours_in(self.live.session.state.view()) or None
+        pieces.pyramid_colours = self.live.session.state.pyramid_colours() or None
         return pieces
 
     def _paper_in_view(self, image: np.ndarray) -> str | None:

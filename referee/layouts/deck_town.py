@@ -2,8 +2,8 @@
 
 Places (see ``DeckTownState.view``): ``board/x,y`` a card then the pyramids on it grouped by
 colour (``red1+red2``), ``discard`` the face-up pile bottom first, ``deck`` a back while cards
-remain, ``hand/<player>`` a back per card, ``supply/<player>`` the pyramids off the board,
-``reveal/<player>`` an opening card shown.
+remain, ``hand/<player>`` a back per card, ``reveal/<player>`` an opening card shown. The supplies
+are no place: the town says what they hold (``DeckTownState.view``).
 
 Where things go (distances in cells of the town's lattice, from the box round the cells the
 state knows; :mod:`.tabletop`):
@@ -16,8 +16,8 @@ state knows; :mod:`.tabletop`):
   side). In a seat's area face-down cards are that player's hand and a face-up card the card
   they reveal; in the shared area face-down cards are the deck, and face-up cards the discard
   pile, fanned along +x so that the bottom card lies furthest toward -x.
-* a pyramid not on a card belongs to the supply of the player who plays its colour, wherever it
-  stands on the table (colours say whose it is better than seats do).
+* a pyramid of a player's colour not on a card is in their supply, wherever it stands on the
+  table (colours say whose it is better than seats do), and so no part of the view.
 * no pyramid is ever put on the discard pile: the game puts pyramids on the town's cards and in
   the supplies, and one on the pile would hide its cards. A pyramid seen within the outline of a
   card of the pile is that card's art (the Painter's red disc, on the demo's pile, fits a small
@@ -70,21 +70,16 @@ class DeckTownLayout:
             label = "+".join(str(p) for p in sighting.stack)
             where = survey.where(sighting.center_mm)
             on = f"board/{where.cell[0]},{where.cell[1]}" if where.kind == "grid" else None
-            if on in places:
-                place = on
-            elif where.kind == "off":
-                out.unplaced(describe("pyramids", label, sighting.center_mm) + ": off the play area")
-                continue
-            elif (under := next((c for c in pile if _within(sighting.center_mm, c.corners_mm)), None)) is not None:
-                out.unplaced(describe("pyramids", label, sighting.center_mm) + f": on the discard pile's "
-                             f"{card_label(under) or 'unread card'}, where no pyramid goes (its print)")
-                continue
-            elif sighting.colour in owners:
-                place = f"supply/{owners[sighting.colour]}"
-            else:
-                out.unplaced(describe("pyramids", label, sighting.center_mm) + ": nobody plays this colour")
-                continue
-            out.add_sighting(place, label, sighting.confidence, sighting.alternatives, kind="pyramid",
+            if on not in places:
+                if where.kind == "off":
+                    out.unplaced(describe("pyramids", label, sighting.center_mm) + ": off the play area")
+                elif (under := next((c for c in pile if _within(sighting.center_mm, c.corners_mm)), None)) is not None:
+                    out.unplaced(describe("pyramids", label, sighting.center_mm) + f": on the discard pile's "
+                                 f"{card_label(under) or 'unread card'}, where no pyramid goes (its print)")
+                elif sighting.colour not in owners:
+                    out.unplaced(describe("pyramids", label, sighting.center_mm) + ": nobody plays this colour")
+                continue  # otherwise in its owner's supply, which the town accounts for
+            out.add_sighting(on, label, sighting.confidence, sighting.alternatives, kind="pyramid",
                              convert=stack_label)
         seen = out.seen(arrange)
         whole = _with_covered(tuple(state.discard), seen.view.get("discard"))
@@ -139,8 +134,6 @@ def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
     if place == "discard":
         return tuple(item.label for item in sorted(items, key=lambda i: i.key[0]))
     pyramids = sorted(p for item in items if item.kind == "pyramid" for p in item.label.split("+"))
-    if place.startswith("supply/"):
-        return tuple(sorted(pyramids, key=lambda p: (p[-1], p)))
     cards = tuple(item.label for item in items if item.kind == "card")
     if place.startswith("board/"):
         groups: dict[str, list[str]] = {}

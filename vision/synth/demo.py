@@ -25,7 +25,6 @@ from itertools import islice
 import numpy as np
 
 from referee import playthrough as recorded_games
-from referee.pyramids import colours_in
 from referee.snapshot import TableSnapshot
 from vision.capture.sources import EndOfStream
 from vision.synth.render import ObjectTruth, render
@@ -144,6 +143,6 @@ def demo_pieces(source: DemoSource):
     for token in opening.tokens:
         alone = dataclasses.replace(opening, cards=[], pyramids=[], dice=[], tokens=[token], hands=[])
         showings.append((render(alone).image, token.label, token.shape, token.radius_mm, token.height_mm))
-    # the game's pyramids come in the colours its opening shows (the players' supplies, Pungo's arena)
-    first_view = game.new_state(source.demo.recorded.setup).view()
-    return GamePieces(game.type.name, mat_of(game), showings, pyramid_colours=colours_in(first_view) or None)
+    # the game's pyramids come in the colours its opening has (the players' supplies, Pungo's arena)
+    colours = game.new_state(source.demo.recorded.setup).pyramid_colours()
+    return GamePieces(game.type.name, mat_of(game), showings, pyramid_colours=colours or None)

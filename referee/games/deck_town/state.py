@@ -154,8 +154,12 @@ class DeckTownState(Moves, Checks, Effects, State):
         colour (``red1+red2``). ``discard``: the face-up pile, bottom first; the players keep it
         fanned so spent cards can be read (a camera seeing only the top could not tell which two
         Pawns paid for an attack). ``deck``: a back while cards remain. ``hand/<player>``: one back
-        per card held. ``supply/<player>``: the pyramids off the board. ``reveal/<player>``: an
-        opening card shown and not yet hatched."""
+        per card held. ``reveal/<player>``: an opening card shown and not yet hatched.
+
+        The supplies are not watched: every pyramid is on the town or back in its owner's supply
+        (deck-town-1.1/setup gives each player nine, an attacked piece returns to its owner), so
+        the town says what each supply holds, and a supply's pyramids stand packed together,
+        touching, which the camera counts worst of all (:meth:`supply_of` names them)."""
         places: dict[str, tuple[str, ...]] = {}
         for cell, card_id in self.board.items():
             places[f"board/{cell_name(cell)}"] = (card_id, *self._stacks(cell))
@@ -163,11 +167,17 @@ class DeckTownState(Moves, Checks, Effects, State):
         places["deck"] = ("back",) if self.deck else ()
         for i, player in enumerate(self.players):
             places[f"hand/{player}"] = ("back",) * self.hands[i]
-            places[f"supply/{player}"] = tuple(f"{self.colours[i]}{s}" for s in (1, 2, 3)
-                                               for _ in range(self.supply[i][s - 1]))
             if self.revealed[i]:
                 places[f"reveal/{player}"] = (self.revealed[i],)
         return View(places)
+
+    def supply_of(self, player: str) -> tuple[str, ...]:
+        """The pyramids in ``player``'s supply, small to large: ``red1``, ``red1``, ``red2``, ..."""
+        i = self.players.index(player)
+        return tuple(f"{self.colours[i]}{s}" for s in (1, 2, 3) for _ in range(self.supply[i][s - 1]))
+
+    def pyramid_colours(self) -> frozenset[str]:
+        return frozenset(self.colours)
 
     def _stacks(self, cell: Cell) -> list[str]:
         """The pyramids on a card grouped by owner colour, small to large: ``blue3``, ``red1+red2``."""

@@ -17,9 +17,11 @@ def test_pyramids_and_colours(make_game, covers):
     game = make_game(("ann", "bob", "cat"))
     state = game.new_state()  # deck-town-1.1/setup/pyramids
     assert state.supply == ((3, 3, 3),) * 3 and state.colours == ("red", "yellow", "green")
-    assert state.view()["supply/cat"] == ("green1",) * 3 + ("green2",) * 3 + ("green3",) * 3
+    assert state.supply_of("cat") == ("green1",) * 3 + ("green2",) * 3 + ("green3",) * 3
     custom = game.new_state({"colours": {"ann": "black", "bob": "white", "cat": "pink"}})
     assert custom.colours == ("black", "white", "pink")
+    # the camera looks for the players' colours from the start, though no pyramid is on the town yet
+    assert custom.pyramid_colours() == {"black", "white", "pink"}
     assert game.new_state({"colours": ["cyan", "orange", "clear"]}).colours == ("cyan", "orange", "clear")
 
 

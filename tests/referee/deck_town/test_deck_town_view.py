@@ -17,14 +17,17 @@ def state(two, position):
     return position(two, BOARD, discard=("sea",))
 
 
-def test_view_shows_cards_stacks_by_colour_pile_hands_and_supplies(state):
+def test_view_shows_cards_stacks_by_colour_pile_and_hands_not_supplies(state):
     view = state.view()
     assert view["board/0,0"] == ("mountain", "red1")
     assert view["board/0,1"] == ("forest", "red2", "yellow1")
     assert view["board/2,0"] == ("battle",)
     assert view["discard"] == ("sea",) and view["deck"] == ("back",)
     assert view["hand/ann"] == ("back",) * 4
-    assert view["supply/ann"] == ("red1", "red1", "red2", "red2", "red3", "red3", "red3")
+    # the supplies are no place: the town says what they hold
+    assert not any(place.startswith("supply/") for place in view)
+    assert state.supply_of("ann") == ("red1", "red1", "red2", "red2", "red3", "red3", "red3")
+    assert state.pyramid_colours() == {"red", "yellow"}
     grown = state.apply(Spawn("ann", "0,1")).view()
     assert grown["board/0,1"] == ("forest", "red1+red2", "yellow1")
 
@@ -54,11 +57,9 @@ def test_an_illegal_build_is_read_with_its_reason(state):
 def test_pyramid_changes_are_read_as_move_grow_spawn(state):
     moved = change(state, {"board/0,0": ("mountain",), "board/1,0": ("sailor", "red1", "yellow2")})
     assert [r.action for r in state.interpret(moved)] == [Move("ann", "0,0", 1, "1,0")]
-    grown = change(state, {"board/0,0": ("mountain", "red2"), "supply/ann": ("red1", "red1", "red1", "red2",
-                                                                            "red3", "red3", "red3")})
+    grown = change(state, {"board/0,0": ("mountain", "red2")})
     assert [r.action for r in state.interpret(grown)] == [Grow("ann", "0,0", 1)]
-    spawned = change(state, {"board/0,0": ("mountain", "red1+red1"),
-                             "supply/ann": ("red1", "red2", "red2", "red3", "red3", "red3")})
+    spawned = change(state, {"board/0,0": ("mountain", "red1+red1")})
     assert [r.action for r in state.interpret(spawned)] == [Spawn("ann", "0,0")]
     # bob moving on ann's turn: read, and refused by turn order
     bob = change(state, {"board/1,0": ("sailor",), "board/2,0": ("battle", "yellow2")})
@@ -67,10 +68,7 @@ def test_pyramid_changes_are_read_as_move_grow_spawn(state):
 
 
 def test_attack_and_fly_are_read_with_the_spent_cards(state):
-    attacked = change(state, {"board/1,0": ("sailor", "red2"), "discard": ("sea", "bard"), "hand/ann": ("back",) * 3,
-                              "supply/ann": ("red1", "red1", "red2", "red3", "red3", "red3"),
-                              "supply/bob": ("yellow1", "yellow1", "yellow2", "yellow2", "yellow2",
-                                             "yellow3", "yellow3", "yellow3")})
+    attacked = change(state, {"board/1,0": ("sailor", "red2"), "discard": ("sea", "bard"), "hand/ann": ("back",) * 3})
     (reading,) = state.interpret(attacked)
     assert reading.action == Attack("ann", "1,0", "yellow2", ("bard",), True, 0)
     assert reading.verdict.rules == ("deck-town-1.1/attack/replace",) and "the Bard shares none" in str(reading.verdict)
@@ -89,8 +87,7 @@ def test_draw_discard_hatch_and_reveal_are_read(two, position, make_game):
     tossed = change(over, {"hand/ann": ("back",) * 7, "discard": ("end",)})
     assert [r.action for r in over.interpret(tossed)] == [Discard("ann", "end")]
     lonely = position(two, {"0,0": "mountain yellow1", "1,0": "sailor yellow1"})
-    hatched = change(lonely, {"board/-1,0": ("pact", "red1"), "hand/ann": ("back",) * 3,
-                              "supply/ann": ("red1", "red1", "red2", "red2", "red2", "red3", "red3", "red3")})
+    hatched = change(lonely, {"board/-1,0": ("pact", "red1"), "hand/ann": ("back",) * 3})
     assert Hatch("ann", "pact", "-1,0") in [r.action for r in lonely.interpret(hatched) if r.verdict.legal]
     reveal = make_game().new_state().apply(__import__("referee.games.deck_town.actions", fromlist=["Deal"]).Deal(
         (True, True)))

@@ -182,7 +182,7 @@ def stage_deck_town(state, rng, sloppy=True, frame=()):
         cards += table.fan(view.get(f"hand/{player}"), bearings[seat], 6.0)
         for shown in view.get(f"reveal/{player}"):
             cards.append(card(shown, hand.nudge(table.out(bearings[seat], 3.0), 8, 8), hand.turn()))
-        supply = view.get(f"supply/{player}")
+        supply = state.supply_of(player)
         row = table.out(bearings[seat], 3.0)
         b = math.radians(bearings[seat])
         for i, name in enumerate(supply):

@@ -103,7 +103,7 @@ def test_the_painters_red_disc_on_the_demos_discard_pile_is_no_pyramid_of_anns_s
     # disc that stands out all round and fits a small pyramid (0.74); its colour does not go on round it, so it is
     # no print_round. No pyramid is ever put on the discard pile (referee/layouts/deck_town.py): the layout leaves
     # a pyramid read within a pile card's outline unplaced, as the card's print, instead of counting a red small
-    # in Ann's supply (the demo stalled there: an extra red1 in supply/ann)
+    # in Ann's supply (the demo stalled there: an extra red1 in supply/ann, when supplies were read)
     from calibration.mats import mat_of, zones_of
     from referee import layouts
     from vision.cards import whole_face

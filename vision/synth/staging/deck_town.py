@@ -89,7 +89,7 @@ class Placer:
             bearing = self.bearings[seat]
             facing = bearing - 270.0
             across = bearing + 90.0
-            rows = supply_rows(view.get(f"supply/{player}"))
+            rows = supply_rows(state.supply_of(player))
             for r, row in enumerate(rows):
                 centre = grid.out(outer, bearing, SUPPLY_CELLS)
                 b = math.radians(bearing)
