@@ -1,5 +1,6 @@
 """The Deck Town layout reads staged tables back as the state's own view."""
 
+import math
 import random
 
 import pytest
@@ -154,3 +155,55 @@ def test_a_supply_read_short_or_long_leaves_the_move_read_from_the_town(tmp_path
         placed += any(len(after.supply_of(p)) < len(before.supply_of(p)) for p in game.players)
     session.log.close()
     assert placed >= 10, placed  # moves that took a pyramid from a supply
+
+
+def _without(snapshot, table, cell, name):
+    """``snapshot`` with the pyramid ``name`` standing on the card at ``cell`` unseen."""
+    x, y = table.at(cell)
+    on = [p for p in snapshot.pyramids if "+".join(map(str, p.stack)) == name and math.dist(p.center_mm, (x, y)) < 35.0]
+    assert on, (cell, name)
+    return TableSnapshot(snapshot.t, snapshot.cards, tuple(p for p in snapshot.pyramids if p is not on[0]))
+
+
+def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
+    # smalls on the town's card art are the camera's hardest read: a hatch whose small goes unseen is read as the
+    # hatch (not as a build refused by deck-town-1.1/action/build), and a move beside a small unseen elsewhere on
+    # the town is read as that move; a small unseen on a still table changes nothing
+    from referee.log import PlaythroughLog
+    from referee.session import Session
+
+    game = games.get("deck-town", players=3)
+    pairs = walk(game.new_state(), random.Random(1), 90)
+    layout = layouts.for_game(game)
+    rng = random.Random(7)
+    hatches = beside = 0
+    for n, (before, after) in enumerate(pairs):
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        new = [cell for cell in after.board if cell not in before.board]
+        # a small of another player's, unseen where it stood: one of the mover's unseen beside their spawn would
+        # be their move, to the camera as to anyone
+        other = [c for c in before.colours if c != before.colours[before.turn]]
+        kept = [cell for cell in before.board if after.view().get(_place(cell)) == before.view()[_place(cell)]
+                and any(p.endswith("1") and p.rstrip("123") in other for p in after.view()[_place(cell)][1:])]
+        if before.discard != after.discard:
+            continue  # cards spent: an attack or a fly may take pyramids off, and none is offered back
+        if new and len(after.view()[_place(new[0])]) == 2:
+            cell, name = new[0], after.view()[_place(new[0])][1]
+            hatches += 1
+        elif kept and after.view() != before.view():
+            cell = kept[0]
+            name = next(p for p in after.view()[_place(cell)][1:] if p.endswith("1") and p.rstrip("123") in other)
+            name = name.split("+")[0]
+            beside += 1
+        else:
+            continue
+        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
+            session = Session(game, before, layout, log)
+            events = session.observe(_without(snapshot, table, cell, name))
+            assert session.state == after, [(e.kind, e.payload) for e in events]
+            assert session.observe(_without(snapshot, table, cell, name)) == []
+    assert hatches >= 3 and beside >= 5, (hatches, beside)
+
+
+def _place(cell):
+    return f"board/{cell[0]},{cell[1]}"
