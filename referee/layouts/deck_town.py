@@ -116,8 +116,9 @@ def _missed_on(state, seen: View):
     Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24). Where no card
     was spent (no attack or fly took a pyramid off), a town card read with fewer pyramids than the state
     has on it, none of them seen on another card, is also offered as the state has it; and a card new
-    to the town read bare, as played with a small of the player to move where they may hatch (one with
-    no pyramid on the town controls no card to build beside: deck-town-1.1/action/build)."""
+    to the town read bare or with one larger pyramid of the player to move, where they may hatch, as
+    hatched with their small (one with no pyramid on the town controls no card to build beside:
+    deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276)."""
     expected = state.view()
     if seen.get("discard") != expected.get("discard") or state.phase not in ("hatch", "play", "discard"):
         return
@@ -129,8 +130,10 @@ def _missed_on(state, seen: View):
         if not place.startswith("board/"):
             continue
         if not known:
-            if len(contents) == 1 and hatching:
-                yield place, (contents[0], f"{state.colours[state.turn]}1")
+            small = f"{state.colours[state.turn]}1"
+            if hatching and (len(contents) == 1 or (len(contents) == 2 and contents[1] != small and
+                                                    contents[1].rstrip("123") == state.colours[state.turn])):
+                yield place, (contents[0], small)
         elif known[0] == contents[0] and _standing(contents) < _standing(known) and \
                 not (_standing(known) - _standing(contents)) - unseen:
             yield place, known

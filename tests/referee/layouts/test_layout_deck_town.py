@@ -157,18 +157,19 @@ def test_a_supply_read_short_or_long_leaves_the_move_read_from_the_town(tmp_path
     assert placed >= 10, placed  # moves that took a pyramid from a supply
 
 
-def _without(snapshot, table, cell, name):
-    """``snapshot`` with the pyramid ``name`` standing on the card at ``cell`` unseen."""
+def _without(snapshot, table, cell, name, read_as=None):
+    """``snapshot`` with the pyramid ``name`` standing on the card at ``cell`` unseen (or read as ``read_as``)."""
     x, y = table.at(cell)
     on = [p for p in snapshot.pyramids if "+".join(map(str, p.stack)) == name and math.dist(p.center_mm, (x, y)) < 35.0]
     assert on, (cell, name)
-    return TableSnapshot(snapshot.t, snapshot.cards, tuple(p for p in snapshot.pyramids if p is not on[0]))
+    instead = () if read_as is None else (pyramids(read_as, on[0].center_mm),)
+    return TableSnapshot(snapshot.t, snapshot.cards, tuple(p for p in snapshot.pyramids if p is not on[0]) + instead)
 
 
 def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
-    # smalls on the town's card art are the camera's hardest read: a hatch whose small goes unseen is read as the
-    # hatch (not as a build refused by deck-town-1.1/action/build), and a move beside a small unseen elsewhere on
-    # the town is read as that move; a small unseen on a still table changes nothing
+    # smalls on the town's card art are the camera's hardest read: a hatch whose small goes unseen, or is read a
+    # medium, is read as the hatch (not as a build refused by deck-town-1.1/action/build), and a move beside a
+    # small unseen elsewhere on the town is read as that move; a small unseen on a still table changes nothing
     from referee.log import PlaythroughLog
     from referee.session import Session
 
@@ -197,11 +198,13 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
             beside += 1
         else:
             continue
-        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
-            session = Session(game, before, layout, log)
-            events = session.observe(_without(snapshot, table, cell, name))
-            assert session.state == after, [(e.kind, e.payload) for e in events]
-            assert session.observe(_without(snapshot, table, cell, name)) == []
+        misreads = [None] + ([name.replace("1", "2")] if cell in new else [])  # a hatched small read a medium
+        for k, read_as in enumerate(misreads):
+            with PlaythroughLog.create(tmp_path / f"{n}-{k}.sqlite") as log:
+                session = Session(game, before, layout, log)
+                events = session.observe(_without(snapshot, table, cell, name, read_as))
+                assert session.state == after, [(e.kind, e.payload) for e in events]
+                assert session.observe(_without(snapshot, table, cell, name, read_as)) == [] or read_as
     assert hatches >= 3 and beside >= 5, (hatches, beside)
 
 
