@@ -89,9 +89,10 @@ class TableReader:
         placed = self._with_backs(frame, track.calibration, placed)
         placed += self._looked_again(frame, track.calibration, placed)
         placed = self._one_of_each(frame, track.calibration, placed)
+        pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
+        placed = [(c, s) for c, s in placed if not packed_over(s, pyramids)]
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
-        pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
 
     def _looked_again(self, frame: np.ndarray, calibration: TableCalibration,
@@ -357,6 +358,24 @@ def _card_sized(corners: np.ndarray, face_up: bool) -> bool:
     if face_up:
         return abs(sides[0] / short - 1) <= SIZE_TOLERANCE and abs(sides[1] / long - 1) <= SIZE_TOLERANCE
     return short * (1 - SIZE_TOLERANCE) <= sides[0] and sides[1] <= math.hypot(short, long) * (1 + SIZE_TOLERANCE)
+
+
+PACKED_OVER = 5  # pyramids standing on or against a card's outline that make it a pack of pieces, no card
+PACKED_REACH_MM = 13.0  # against: a centre this far outside the outline (half a large pyramid's base)
+
+
+def packed_over(card: CardSighting, pyramids) -> bool:
+    """Whether :data:`PACKED_OVER` or more pyramids stand on or against a face-up card's outline: a
+    player's supply, nine pyramids packed in rows, is about a card's size, and an outline found across it
+    was named a Decktet card (Deck Town trial 4's yellow supply read as the Desert at 0.92, its outline over
+    the smalls' and the mediums' rows). A card of the town holds a pyramid or two of each player (on the
+    still tables of Deck Town trials 0-9, never more than two stacks)."""
+    if not card.face_up or len(pyramids) < PACKED_OVER:
+        return False
+    outline = np.array(card.corners_mm, np.float32)
+    near = sum(cv2.pointPolygonTest(outline, tuple(map(float, p.center_mm)), True) >= -PACKED_REACH_MM
+               for p in pyramids)
+    return near >= PACKED_OVER
 
 
 def _on_a_marker(card: CardSeen, markers) -> bool:
