@@ -30,6 +30,9 @@ state knows; :mod:`.tabletop`):
   since) is also offered as that pile with them in place (an uncertain reading, so the referee
   prefers it only where it explains the table).
 
+A card read as one the game's deck does not hold (an Excuse, in the Myrmex deck) is the camera's
+mistake however sure it is: its place is in doubt and its other readings are weighed.
+
 The town lies round the middle of the mat's ``play-area`` zone (without zones, an A4 mat's),
 where its first card goes; other zones are ignored. Pyramids on a card should stand apart: a
 nest shows only its outer pyramid, and the layout reports what the camera sees.
@@ -40,6 +43,8 @@ from __future__ import annotations
 from collections import Counter
 
 from referee.cards import BACK
+from referee.decktet import CATALOGUE
+from referee.games.deck_town.cards import composition
 from referee.layouts import SeenView, seats, tabletop
 from referee.layouts.readout import (DEFAULT_THRESHOLD, Item, Readout, add_cards, card_label, describe,
                                      stack_label)
@@ -54,10 +59,12 @@ class DeckTownLayout:
         self.middle = tabletop.table_middle(zones)
         n = len(self.players)
         self.directions = seats.bearings(n) + [seats.shared_bearing(n)]
+        held = composition(game.option("deck"), game.option("fly-removal"))
+        self.absent = frozenset(card for card in CATALOGUE if card not in held)  # the Excuses of a Myrmex deck
 
     def read(self, snapshot: TableSnapshot, state) -> SeenView:
         survey = tabletop.survey(snapshot.cards, state.board, dict(state.board), self.directions, self.middle)
-        out = Readout(self.threshold)
+        out = Readout(self.threshold, impossible=self.absent)  # a card the deck does not hold is misread
         places: dict[str, list[CardSighting]] = {}
         for card, where in zip(snapshot.cards, survey.places(snapshot.cards, dict(state.board))):
             place = self._card_place(where, card.face_up)

@@ -75,9 +75,12 @@ class Readout:
     def add(self, place: str, label: str, confidence: float = 1.0, others: Iterable[str] = (), *,
             kind: str = "card", key: tuple = (), unidentified: bool = False, maybe_nothing: bool = False) -> None:
         """Put one thing in ``place``; it is doubtful below the threshold, when vision could not tell,
-        when the game cannot hold it, or when it ``maybe_nothing`` (its first alternative then)."""
+        when the game cannot hold it, or when it ``maybe_nothing`` (its first alternative then). A thing
+        the game cannot hold, with no other reading it can, may be nothing at all (a mark read as a card)."""
+        others = tuple(o for o in others if o not in self.impossible)
+        maybe_nothing = maybe_nothing or (label in self.impossible and not others)
         doubtful = unidentified or maybe_nothing or confidence < self.threshold or label in self.impossible
-        others = (NOTHING,) * maybe_nothing + tuple(o for o in others if o not in self.impossible)
+        others = (NOTHING,) * maybe_nothing + others
         self.items.setdefault(place, []).append(Item(kind, label, others, doubtful, key))
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],

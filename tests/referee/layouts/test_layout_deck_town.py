@@ -210,3 +210,20 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
 
 def _place(cell):
     return f"board/{cell[0]},{cell[1]}"
+
+
+def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
+    # the Myrmex deck has no Excuse: a face-up card read as one (Deck Town trial 12: a face-down hand card read as
+    # the Excuse at 0.96, a reveal nobody made) is the camera's mistake however sure, so a session reads no change
+    from referee.log import PlaythroughLog
+    from referee.session import Session
+
+    game, before, after, snapshot, table = _position()
+    assert "excuse" in layouts.for_game(game).absent
+    shown = TableSnapshot(2.0, snapshot.cards + (card("excuse", table.out(0.0, 3.3)),), snapshot.pyramids)
+    seen = layouts.for_game(game).read(shown, after)
+    (place,) = [p for p in seen.uncertain if "excuse" in seen.view.get(p, ())]
+    assert place.startswith("reveal/")
+    with PlaythroughLog.create(tmp_path / "g.sqlite") as log:
+        session = Session(game, after, layouts.for_game(game), log)
+        assert session.observe(shown) == [] and session.state == after
