@@ -76,11 +76,11 @@ class Readout:
             kind: str = "card", key: tuple = (), unidentified: bool = False, maybe_nothing: bool = False) -> None:
         """Put one thing in ``place``; it is doubtful below the threshold, when vision could not tell,
         when the game cannot hold it, or when it ``maybe_nothing`` (its first alternative then). A thing
-        the game cannot hold, with no other reading it can, may be nothing at all (a mark read as a card)."""
-        others = tuple(o for o in others if o not in self.impossible)
-        maybe_nothing = maybe_nothing or (label in self.impossible and not others)
-        doubtful = unidentified or maybe_nothing or confidence < self.threshold or label in self.impossible
-        others = (NOTHING,) * maybe_nothing + others
+        the game cannot hold is another thing or nothing at all (a mark read as a card): its last alternative."""
+        impossible = label in self.impossible
+        doubtful = unidentified or maybe_nothing or confidence < self.threshold or impossible
+        others = (NOTHING,) * maybe_nothing + tuple(o for o in others if o not in self.impossible) + \
+            (NOTHING,) * (impossible and not maybe_nothing)
         self.items.setdefault(place, []).append(Item(kind, label, others, doubtful, key))
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],
