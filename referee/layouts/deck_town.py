@@ -48,6 +48,7 @@ from referee.games.deck_town.cards import composition
 from referee.layouts import SeenView, seats, tabletop
 from referee.layouts.readout import (DEFAULT_THRESHOLD, Item, Readout, add_cards, card_label, describe,
                                      stack_label)
+from referee.pyramids import Pyramid
 from referee.snapshot import CardSighting, TableSnapshot
 from referee.view import View
 
@@ -130,20 +131,24 @@ def _missed_on(state, seen: View):
     if seen.get("discard") != expected.get("discard") or state.phase not in ("hatch", "play", "discard"):
         return
     hatching = state.phase == "hatch" or (state.phase == "play" and not state.on_board(state.turn))
-    town = lambda view: sum((_standing(c) for place, c in view.items() if place.startswith("board/")), Counter())
-    unseen = town(expected) - town(seen)
+    mine = state.colours[state.turn]
+    unseen = _on_town(expected) - _on_town(seen)
     for place, contents in seen.items():
-        known = expected.get(place)
         if not place.startswith("board/"):
             continue
+        known, shown = expected.get(place), _standing(contents)
         if not known:
-            small = f"{state.colours[state.turn]}1"
-            if hatching and (len(contents) == 1 or (len(contents) == 2 and contents[1] != small and
-                                                    contents[1].rstrip("123") == state.colours[state.turn])):
-                yield place, (contents[0], small)
-        elif known[0] == contents[0] and _standing(contents) < _standing(known) and \
-                not (_standing(known) - _standing(contents)) - unseen:
+            one = list(shown.elements())
+            if hatching and (not one or (len(one) == 1 and one[0] != f"{mine}1" and
+                                         Pyramid.parse(one[0]).colour == mine)):
+                yield place, (contents[0], f"{mine}1")
+        elif known[0] == contents[0] and shown < _standing(known) and not (_standing(known) - shown) - unseen:
             yield place, known
+
+
+def _on_town(view: View) -> Counter:
+    """Every pyramid standing on the town's cards in ``view``."""
+    return sum((_standing(contents) for place, contents in view.items() if place.startswith("board/")), Counter())
 
 
 def _standing(contents: tuple[str, ...]) -> Counter:

@@ -79,8 +79,11 @@ class Readout:
         the game cannot hold is another thing or nothing at all (a mark read as a card): its last alternative."""
         impossible = label in self.impossible
         doubtful = unidentified or maybe_nothing or confidence < self.threshold or impossible
-        others = (NOTHING,) * maybe_nothing + tuple(o for o in others if o not in self.impossible) + \
-            (NOTHING,) * (impossible and not maybe_nothing)
+        others = tuple(o for o in others if o not in self.impossible)
+        if maybe_nothing:
+            others = (NOTHING, *others)
+        elif impossible:
+            others = (*others, NOTHING)
         self.items.setdefault(place, []).append(Item(kind, label, others, doubtful, key))
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],

@@ -12,12 +12,16 @@ import math
 import numpy as np
 import pytest
 
+from bench.trials import HOLD_S, REACH_S, _cut
 from calibration.markers import detect_markers
 from calibration.mats import mat_of
 from calibration.tracker import MatTracker
+from referee.playthrough import random_playthrough
+from referee.snapshot import CardSighting
+from vision.cards import whole_face
 from vision.cards.recognise import CARD_MM, INDEX_CENTRE_MM, CardSeen
-from vision.synth.demo import DemoSource
-from vision.table_reader import TableReader, card_sighting, card_sized, index_sized
+from vision.synth.demo import DemoSource, demo_pieces, demo_playthrough
+from vision.table_reader import TableReader, card_sighting, card_sized, index_sized, packed_over
 
 FRAMES_PER_SHOT = 25  # the demo holds each table 10 frames, then a hand reaches in for 15
 
@@ -99,19 +103,13 @@ def test_a_supply_of_pyramids_packed_like_a_card_is_no_card():
     # found across their smalls' and mediums' rows that the whole-face model named the Desert (0.92), and the
     # referee saw a card revealed that nobody showed. Five pyramids or more on or against an outline make it a
     # pack of pieces, no card; the town's cards (a pyramid or two each) and Bob's supply itself stay read
-    from bench.trials import HOLD_S, REACH_S, _cut
-    from referee.playthrough import random_playthrough
-    from vision.cards import whole_face
-    from vision.synth.demo import demo_pieces, demo_playthrough
-    from webui.camera_runner import DECKS
-
     if whole_face.reader() is None:
         pytest.skip("whole_face.onnx not built (make models)")
     recorded = demo_playthrough("deck-town")
     source = DemoSource("deck-town", seed=4, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
                         recorded=_cut(random_playthrough(recorded.game, recorded.setup, 4), 20))
     game = source.demo.recorded.game
-    reader = TableReader(mat_of(game), deck=DECKS[game.type.name], pieces=demo_pieces(source))
+    reader = TableReader(mat_of(game), deck="decktet", pieces=demo_pieces(source))
     source.seek(44)
     reading = reader.read(source.read(), 4.4)
     assert not any(c.face_up for c in source.truth.snapshot.cards)  # all cards are face down: hands and the deck
@@ -119,9 +117,7 @@ def test_a_supply_of_pyramids_packed_like_a_card_is_no_card():
     assert sum(c.card == "back" for c in reading.snapshot.cards) == len(source.truth.snapshot.cards)
     yellow = [p for p in reading.snapshot.pyramids if p.stack[0].colour == "yellow"]
     assert len(yellow) == 9
-    # a card of the town with a pyramid or two on it is a card still
-    from referee.snapshot import CardSighting
-    from vision.table_reader import packed_over
+    # four pyramids on a card of the town leave it a card; a fifth makes it a pack
     card = CardSighting("mountain", True, (31.5, 44.0), ((0, 0), (63, 0), (63, 88), (0, 88)), 0.0, 0.9)
-    assert not packed_over(card, [p for p in yellow[:2]]) and packed_over(
-        card, [dataclasses.replace(p, center_mm=(10.0 + 12 * k, 40.0)) for k, p in enumerate(yellow[:5])])
+    on_card = [dataclasses.replace(p, center_mm=(10.0 + 12 * k, 40.0)) for k, p in enumerate(yellow[:5])]
+    assert not packed_over(card, on_card[:4]) and packed_over(card, on_card)

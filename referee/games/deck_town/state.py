@@ -177,6 +177,7 @@ class DeckTownState(Moves, Checks, Effects, State):
         return tuple(f"{self.colours[i]}{s}" for s in (1, 2, 3) for _ in range(self.supply[i][s - 1]))
 
     def pyramid_colours(self) -> frozenset[str]:
+        """The players' colours: their pyramids may all be in the supplies, which the view leaves out."""
         return frozenset(self.colours)
 
     def _stacks(self, cell: Cell) -> list[str]:

@@ -7,6 +7,8 @@ import pytest
 from layout_staging import card, pyramids, stage_deck_town, walk
 
 from referee import games, layouts
+from referee.log import PlaythroughLog
+from referee.session import Session
 from referee.snapshot import Alternative, PyramidSighting, TableSnapshot
 
 
@@ -130,9 +132,6 @@ def test_a_supply_read_short_or_long_leaves_the_move_read_from_the_town(tmp_path
     # a supply's pyramids stand packed, touching, and the camera counts them worst of all (Deck Town trials lost
     # at the opening to a supply read 7 for 9): the town says what each supply holds, so a session reads every
     # move of the walk from the town, with half of each supply unseen and a stray small in another
-    from referee.log import PlaythroughLog
-    from referee.session import Session
-
     game = games.get("deck-town", players=3)
     pairs = walk(game.new_state(), random.Random(1), 90)
     start = next(i for i, (before, _) in enumerate(pairs) if before.board)
@@ -143,8 +142,7 @@ def test_a_supply_read_short_or_long_leaves_the_move_read_from_the_town(tmp_path
     for before, after in pairs[start:]:
         snapshot, table = stage_deck_town(after, rng, frame=before.board)
         town = [table.at(cell) for cell in after.board]
-        off = [p for p in snapshot.pyramids
-               if min((p.center_mm[0] - x) ** 2 + (p.center_mm[1] - y) ** 2 for x, y in town) > 40.0 ** 2]
+        off = [p for p in snapshot.pyramids if min(math.dist(p.center_mm, spot) for spot in town) > 40.0]
         assert len(off) == sum(len(after.supply_of(p)) for p in game.players)
         kept = tuple(p for p in snapshot.pyramids if p not in off[::2])
         stray = pyramids(f"{after.colours[0]}1", table.out(90.0, 3.0))
@@ -155,6 +153,10 @@ def test_a_supply_read_short_or_long_leaves_the_move_read_from_the_town(tmp_path
         placed += any(len(after.supply_of(p)) < len(before.supply_of(p)) for p in game.players)
     session.log.close()
     assert placed >= 10, placed  # moves that took a pyramid from a supply
+
+
+def _place(cell):
+    return f"board/{cell[0]},{cell[1]}"
 
 
 def _without(snapshot, table, cell, name, read_as=None):
@@ -170,54 +172,45 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
     # smalls on the town's card art are the camera's hardest read: a hatch whose small goes unseen, or is read a
     # medium, is read as the hatch (not as a build refused by deck-town-1.1/action/build), and a move beside a
     # small unseen elsewhere on the town is read as that move; a small unseen on a still table changes nothing
-    from referee.log import PlaythroughLog
-    from referee.session import Session
-
     game = games.get("deck-town", players=3)
     pairs = walk(game.new_state(), random.Random(1), 90)
     layout = layouts.for_game(game)
     rng = random.Random(7)
     hatches = beside = 0
     for n, (before, after) in enumerate(pairs):
-        snapshot, table = stage_deck_town(after, rng, frame=before.board)
-        new = [cell for cell in after.board if cell not in before.board]
-        # a small of another player's, unseen where it stood: one of the mover's unseen beside their spawn would
-        # be their move, to the camera as to anyone
-        other = [c for c in before.colours if c != before.colours[before.turn]]
-        kept = [cell for cell in before.board if after.view().get(_place(cell)) == before.view()[_place(cell)]
-                and any(p.endswith("1") and p.rstrip("123") in other for p in after.view()[_place(cell)][1:])]
         if before.discard != after.discard:
             continue  # cards spent: an attack or a fly may take pyramids off, and none is offered back
-        if new and len(after.view()[_place(new[0])]) == 2:
-            cell, name = new[0], after.view()[_place(new[0])][1]
-            hatches += 1
-        elif kept and after.view() != before.view():
-            cell = kept[0]
-            name = next(p for p in after.view()[_place(cell)][1:] if p.endswith("1") and p.rstrip("123") in other)
-            name = name.split("+")[0]
-            beside += 1
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        view = after.view()
+        new = [cell for cell in after.board if cell not in before.board]
+        # a small of another player's, unseen where it stood (one of the mover's unseen beside their spawn would
+        # be their move, to the camera as to anyone), on a card the move left alone
+        others = {f"{c}1" for c in before.colours if c != before.colours[before.turn]}
+        kept = [(cell, small) for cell in before.board if view.get(_place(cell)) == before.view()[_place(cell)]
+                for small in view[_place(cell)][1:] if small in others]
+        if new and len(view[_place(new[0])]) == 2:
+            (cell, name), hatches = (new[0], view[_place(new[0])][1]), hatches + 1
+        elif kept and view != before.view():
+            (cell, name), beside = kept[0], beside + 1
         else:
             continue
         misreads = [None] + ([name.replace("1", "2")] if cell in new else [])  # a hatched small read a medium
         for k, read_as in enumerate(misreads):
+            table_seen = _without(snapshot, table, cell, name, read_as)
             with PlaythroughLog.create(tmp_path / f"{n}-{k}.sqlite") as log:
                 session = Session(game, before, layout, log)
-                events = session.observe(_without(snapshot, table, cell, name, read_as))
+                events = session.observe(table_seen)
                 assert session.state == after, [(e.kind, e.payload) for e in events]
-                assert session.observe(_without(snapshot, table, cell, name, read_as)) == [] or read_as
+                # looked at again, a small unseen is as the state has it. (A medium still read where the hatch put
+                # the small is read as a grow out of turn, a violation: the offer covers the hatch only. Left open.)
+                if read_as is None:
+                    assert session.observe(table_seen) == []
     assert hatches >= 3 and beside >= 5, (hatches, beside)
-
-
-def _place(cell):
-    return f"board/{cell[0]},{cell[1]}"
 
 
 def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
     # the Myrmex deck has no Excuse: a face-up card read as one (Deck Town trial 12: a face-down hand card read as
     # the Excuse at 0.96, a reveal nobody made) is the camera's mistake however sure, so a session reads no change
-    from referee.log import PlaythroughLog
-    from referee.session import Session
-
     game, before, after, snapshot, table = _position()
     assert "excuse" in layouts.for_game(game).absent
     # its runner-up, a card the table already shows elsewhere, explains nothing either: it may be no card at all
