@@ -28,6 +28,12 @@ class Effects:
         _EFFECTS[type(action)](self, f, action)
         return type(self)(self.game, **freeze(f))
 
+    def _mover(self, action) -> int:
+        """Who plays ``action``: the player it names. Only an overruled action (``referee.log.force``)
+        names someone other than the player to move; it is theirs all the same (ann's spawn out of turn
+        puts ann's small down), and the turn then goes on as if the player to move had acted."""
+        return self.players.index(action.player)
+
     def _fields(self) -> dict:
         return dict(colours=self.colours, phase=self.phase, turn=self.turn, hands=list(self.hands),
                     numbers=list(self.numbers), revealed=list(self.revealed), deck=self.deck,
@@ -85,7 +91,7 @@ class Effects:
         f["supply"][piece[0]][piece[1] - 1] += 1
 
     def _effect_hatch(self, f: dict, action: Hatch) -> None:
-        p, cell = self.turn, parse_cell(action.at)
+        p, cell = self._mover(action), parse_cell(action.at)
         if self.phase == "hatch":
             f["revealed"][p] = None
         else:
@@ -95,33 +101,39 @@ class Effects:
         self._end_action(f)
 
     def _effect_draw(self, f: dict, action: Draw) -> None:
-        self._draw(f, self.turn, DRAW)
+        p = self._mover(action)
+        self._draw(f, p, DRAW)
         self._end_action(f)
 
     def _effect_grow(self, f: dict, action: Grow) -> None:
+        p = self._mover(action)
         cell = parse_cell(action.at)
-        self._take(f, cell, (self.turn, action.size))
-        self._place(f, cell, (self.turn, action.size + 1))
+        self._take(f, cell, (p, action.size))
+        self._place(f, cell, (p, action.size + 1))
         self._end_action(f)
 
     def _effect_spawn(self, f: dict, action: Spawn) -> None:
-        self._place(f, parse_cell(action.at), (self.turn, 1))
+        p = self._mover(action)
+        self._place(f, parse_cell(action.at), (p, 1))
         self._end_action(f)
 
     def _effect_build(self, f: dict, action: Build) -> None:
+        p = self._mover(action)
         f["board"][parse_cell(action.at)] = action.card
-        f["hands"][self.turn] -= 1
+        f["hands"][p] -= 1
         self._end_action(f)
 
     def _effect_move(self, f: dict, action: Move) -> None:
-        piece = (self.turn, action.size)
+        p = self._mover(action)
+        piece = (p, action.size)
         self._take(f, parse_cell(action.at), piece)
         self._place(f, parse_cell(action.to), piece)
         self._end_action(f)
 
     def _effect_fly(self, f: dict, action: Fly) -> None:
+        p = self._mover(action)
         cell, to = parse_cell(action.at), parse_cell(action.to)
-        f["hands"][self.turn] -= 1
+        f["hands"][p] -= 1
         f["discard"].append(action.ace)
         if action.evict is not None:
             pyramid = Pyramid.parse(action.evict)
@@ -132,26 +144,29 @@ class Effects:
         self._end_action(f)
 
     def _effect_remove(self, f: dict, action: Remove) -> None:
+        p = self._mover(action)
         cell = parse_cell(action.at)
-        f["hands"][self.turn] -= 1
+        f["hands"][p] -= 1
         f["discard"] += [action.ace, f["board"].pop(cell)]
         self._end_action(f)
 
     def _effect_attack(self, f: dict, action: Attack) -> None:
+        p = self._mover(action)
         cell, pyramid = parse_cell(action.at), Pyramid.parse(action.target)
         victim = self.colour_owner(pyramid.colour)
         self._take(f, cell, (victim, pyramid.pips))
-        f["hands"][self.turn] -= len(action.spent)
+        f["hands"][p] -= len(action.spent)
         f["discard"] += list(action.spent)
         if action.replace:
-            self._place(f, cell, (self.turn, pyramid.pips))
-        self._draw(f, self.turn, action.draw)
+            self._place(f, cell, (p, pyramid.pips))
+        self._draw(f, p, action.draw)
         self._end_action(f)
 
     def _effect_discard(self, f: dict, action: Discard) -> None:
-        f["hands"][self.turn] -= 1
+        p = self._mover(action)
+        f["hands"][p] -= 1
         f["discard"].append(action.card)
-        if f["hands"][self.turn] <= HAND_LIMIT:
+        if f["hands"][p] <= HAND_LIMIT:
             self._next_turn(f)
 
     def _end_action(self, f: dict) -> None:

@@ -173,9 +173,9 @@ class MongooseState(State):
             hands = (self.hands[0] - 1, self.hands[1] - 1)
             return self._with(plays=(action.first, action.second), hands=hands, phase="capture")
         if isinstance(action, Capture):
-            moved = self._resolution().moves
+            moved = set(self._resolution().moves) | set(action.first) | set(action.second)  # the same, unless overruled
             collections = (self.collections[0] | set(action.first), self.collections[1] | set(action.second))
-            state = self._with(pool=self.pool - set(moved), collections=collections, plays=(None, None),
+            state = self._with(pool=self.pool - moved, collections=collections, plays=(None, None),
                                phase="cleanup")
         else:
             collections = (self.collections[0] - set(action.first), self.collections[1] - set(action.second))

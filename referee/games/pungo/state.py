@@ -292,7 +292,8 @@ class PungoState(State):
             and self.square == self.config.start_square and self.previous is None
 
     def _resolve(self, step: Step) -> tuple[Any, list[Reason]]:
-        """The step as a movement (or None) and the reasons it breaks a movement rule."""
+        """The step as a movement and the reasons it breaks a movement rule; the movement is None only
+        when it cannot be made at all (no such square or unit), so an overruled step is still played."""
         cfg = self.config
         try:
             cell = cfg.arena.index(step.cell)
@@ -331,7 +332,7 @@ class PungoState(State):
             what = f"the unit costs {cost} ({parts})" if cfg.die == "d6" else "the turn's one step is taken"
             reasons.append(self.reason("pungo/move/cost", f"{what} but only {self.remaining} of the "
                                        f"{self.points} points remain"))
-        return (None if reasons else Move(cell, step.count, step.direction, dest, cost)), reasons
+        return Move(cell, step.count, step.direction, dest, cost), reasons
 
     def _check_step(self, step: Step) -> Verdict:
         if self.points == 0:
@@ -449,8 +450,7 @@ class PungoState(State):
                 when = "after the steps (Decision Pungo)" if self.config.decision else "before the steps"
                 return None, Verdict.illegal(self.reason("pungo/turn/order", f"a part of a turn holds its roll only "
                                                          f"when the roll comes first; here it comes {when}"))
-            roll = Show(part.roll) if self.config.chaos else Roll(part.player, *part.roll.partition(":")[::2])
-            actions.insert(0, roll)
+            actions.insert(0, self._roll_action(part.roll))
         if not actions:
             return None, Verdict.illegal(self.reason("pungo/turn/order", "a part of a turn holds a roll or a step"))
         state = self
@@ -481,10 +481,7 @@ class PungoState(State):
             rule = "pungo/turn/decision" if after_move else "pungo/turn/order"
             reasons.append(self.reason(rule, f"{turn.player} must roll the die {when}"))
             return False
-        if self.config.chaos:
-            return do(Show(text))
-        direction, _, face = text.partition(":")
-        return do(Roll(turn.player, direction, face))
+        return do(self._roll_action(text))
 
     def _total_cost_reason(self, steps: tuple[Step, ...]) -> Reason | None:
         """Compare what the steps cost in all with the points (before checking them one by one)."""
@@ -506,8 +503,10 @@ class PungoState(State):
             total += sum(size(p) for p in unit)
             board[cell], board[dest] = stack[:len(stack) - step.count], board[dest] + unit
         if total > self.remaining:
+            left = f", {self.spent} of them spent already" if self.spent else ""
             return self.reason("pungo/move/cost", f"{total} points of movement needed, the die gave {self.nominal}"
-                               + (f" (at most {self.points} can be spent)" if self.points != self.nominal else ""))
+                               + (f" (at most {self.points} can be spent)" if self.points != self.nominal else "")
+                               + left)
         if total < self.remaining:
             return self.reason("pungo/move/spend-all", f"the steps spend {total} point(s); {self._spend_text()}")
         return None
@@ -515,7 +514,7 @@ class PungoState(State):
     # -- applying --
     def _apply(self, action: Action) -> PungoState:
         if isinstance(action, Turn):
-            return self._play_turn(action)[0]
+            return self._play_turn(action)[0] or self._played_anyway(action)
         if isinstance(action, Reread):
             return self._play_reread(action)[0]
         if isinstance(action, Roll):
@@ -532,15 +531,41 @@ class PungoState(State):
         move = self._resolve(action)[0]
         board, frozen = cfg.mover.apply(self.board, self.frozen, move)
         after = self._replace(board=board, frozen=frozen, spent=self.spent + move.cost)
-        return after._end_move() if after.remaining == 0 else after
+        return after._end_move() if after.remaining <= 0 else after
+
+    def _played_anyway(self, turn: Turn) -> PungoState | None:
+        """A turn (or part of one) the rules refuse and the players accept (``referee.log.force``): its
+        roll and steps as the table shows them, whatever they cost or wherever they land; a whole turn
+        then ends. None when it cannot be played at all (not the mover's, a square or unit not there)."""
+        steps, refused = self._turn_steps(turn)
+        if refused is not None:
+            return None
+        state, decision = self, self.config.decision
+        if turn.roll is not None and state.phase == "roll" and not decision:
+            state = state._apply(state._roll_action(turn.roll))
+        for step in steps:
+            move = state._resolve(step)[0]
+            if move is None:
+                return None
+            board, frozen = state.config.mover.apply(state.board, state.frozen, move)
+            state = state._replace(board=board, frozen=frozen, spent=state.spent + move.cost)
+        if isinstance(turn, Part) and state.remaining > 0:
+            return state
+        state = state._end_move()
+        if turn.roll is not None and decision and state.phase == "roll":
+            state = state._apply(state._roll_action(turn.roll))
+        return state
+
+    def _roll_action(self, text: str) -> Action:
+        """A roll written as in a Turn (``N:4``; Chaos Pungo: ``4``) as the mover's action."""
+        if self.config.chaos:
+            return Show(text)
+        direction, _, face = text.partition(":")
+        return Roll(self.mover, direction, face)
 
     def _apply_roll_text(self, text: str) -> PungoState | None:
         """The state after a roll written as in a Turn (``N:4``, Chaos ``4``), or None if it is illegal."""
-        if self.config.chaos:
-            action = Show(text)
-        else:
-            direction, _, face = text.partition(":")
-            action = Roll(self.mover, direction, face)
+        action = self._roll_action(text)
         return self._apply(action) if self.check(action).legal else None
 
     def _after_roll(self) -> PungoState:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee import IllegalAction
+from referee.log import force
 from referee.games.deck_town.actions import (Attack, Build, Discard, Draw, Fly, Grow, Hatch, Move, Spawn)
 
 # ann is red, bob is yellow.
@@ -28,6 +29,16 @@ def test_turn_order_only_the_player_to_move_acts(state):
     assert "not playing" in str(state.check(Draw("cat")))
     after = state.apply(Spawn("ann", "0,0"))
     assert after.to_move == "bob" and after.check(Draw("bob")).legal
+
+
+def test_an_overruled_action_out_of_turn_is_the_players_who_made_it(state):
+    """Players may accept bob's spawn on ann's turn (deck-town-1.1/turn/order refuses it): the small
+    is bob's, from bob's supply, and it is then bob's turn as if ann had acted."""
+    assert rules_of(state.check(Spawn("bob", "1,0"))) == {"deck-town-1.1/turn/order"}
+    after = force(state, Spawn("bob", "1,0"))
+    assert after.pieces[(1, 0)] == ((1, 1), (1, 2)) and after.supply_of("bob").count("yellow1") == 1
+    assert after.supply == (state.supply[0], (state.supply[1][0] - 1, *state.supply[1][1:]))
+    assert after.to_move == "bob"
 
 
 def test_draw_takes_three_cards(state, covers):

@@ -15,10 +15,8 @@ import pytest
 
 from staged_table import ROOT, stage, steps, zones
 from referee import layouts, playthrough
-from referee.games.mongoose.deck import arranged
 from referee.log import PlaythroughLog, force, replay
 from referee.session import Session
-from referee.view import View
 
 XFAIL: dict[str, str] = {}  # playthrough stem -> why the referee cannot yet follow it
 
@@ -101,46 +99,27 @@ def test_a_recorded_game_staged_on_the_table_is_refereed_to_its_outcome(path, tm
 
 # ---------------------------------------------------------------- injected illegal moves
 
-class _Shown:
-    """A table that no legal state shows (for staging an illegal change by hand)."""
-
-    def __init__(self, game, view: View):
-        self.game, self._view = game, view
-
-    def view(self) -> View:
-        return self._view
-
-
 def _forced(game, step):
-    """The table after the @illegal line's action, played anyway."""
+    """The table after the @illegal line's action, played anyway (``referee.log.force``)."""
     return force(step.before, game.actions.parse(step.line.action))
 
 
-def _mongoose_uncancelled_capture(game, step):
-    """ann takes the TH although the votes cancel: the legal capture's table with the TH moved from
-    the pool to ann's collection (``force`` cannot show this: the game's _apply leaves the TH in the
-    pool too, which no table can show)."""
-    legal = dict(step.before.apply(game.actions.parse("capture AD 4D")).view())
-    ann = game.players[0]
-    legal["pool"] = arranged(tuple(c for c in legal["pool"] if c != "TH"))
-    legal[f"collection/{ann}"] = arranged(legal[f"collection/{ann}"] + ("TH",))
-    return _Shown(game, View(legal))
-
-
-# (playthrough, line number of its @illegal line, how the illegal table is made): one per edition
+# (playthrough, line number of its @illegal line): one or more per game and edition
 ILLEGAL = [
-    pytest.param("pouches/playthroughs/02-fight-bury-1.9.txt", 22, _forced, id="pouches-1.9-uphill"),  # bedrock to a 5
-    pytest.param("pouches/playthroughs/01-spade-climb-1.9.txt", 20, _forced, id="pouches-1.9-diagonal"),
-    pytest.param("pouches/playthroughs/04-relaxation-1.9.txt", 16, _forced, id="pouches-1.9-steeper-hills"),
-    pytest.param("pouches/playthroughs/03-fleeting-1.3.txt", 72, _forced, id="pouches-1.3-turn-order"),
-    pytest.param("mongoose/playthroughs/four-and-a-pair.txt", 35, _mongoose_uncancelled_capture,
-                 id="mongoose-capture-cancel"),
+    pytest.param("pouches/playthroughs/02-fight-bury-1.9.txt", 22, id="pouches-1.9-uphill"),  # bedrock to a 5
+    pytest.param("pouches/playthroughs/01-spade-climb-1.9.txt", 20, id="pouches-1.9-diagonal"),
+    pytest.param("pouches/playthroughs/04-relaxation-1.9.txt", 16, id="pouches-1.9-steeper-hills"),
+    pytest.param("pouches/playthroughs/03-fleeting-1.3.txt", 72, id="pouches-1.3-turn-order"),
+    pytest.param("mongoose/playthroughs/four-and-a-pair.txt", 35, id="mongoose-capture-cancel"),
+    pytest.param("deck_town/playthroughs/three-fours.txt", 12, id="deck-town-build-beside-uncontrolled"),
+    pytest.param("deck_town/playthroughs/three-fours.txt", 15, id="deck-town-turn-order"),
+    pytest.param("deck_town/playthroughs/three-fours.txt", 17, id="deck-town-move-two-cards"),
+    pytest.param("pungo/playthroughs/standard-symmetry.txt", 11, id="pungo-cost"),
 ]
-# Deck Town and Pungo: their playthroughs record no @illegal line to stage.
 
 
-@pytest.mark.parametrize("name,number,make", ILLEGAL)
-def test_an_injected_illegal_move_is_a_violation_until_the_table_is_put_back(name, number, make, tmp_path):
+@pytest.mark.parametrize("name,number", ILLEGAL)
+def test_an_injected_illegal_move_is_a_violation_until_the_table_is_put_back(name, number, tmp_path):
     recorded = playthrough.load(ROOT / "tests" / "referee" / name)
     game = recorded.game
     _, lines = steps(recorded)
@@ -150,7 +129,7 @@ def test_an_injected_illegal_move_is_a_violation_until_the_table_is_put_back(nam
     layout = layouts.for_game(game, zones(game))
     session = Session(game, step.before, layout, PlaythroughLog.create(tmp_path / "illegal.sqlite"))
     rng = random.Random(number)
-    illegal_table = stage(game, make(game, step), step.before, rng)
+    illegal_table = stage(game, _forced(game, step), step.before, rng)
     events = session.observe(illegal_table)
     assert kinds(events) == ["violation"], [(e.kind, e.payload) for e in events]
     cited = [r["rule"] for reading in events[0].payload["readings"] for r in reading["verdict"]["reasons"]]
@@ -161,3 +140,19 @@ def test_an_injected_illegal_move_is_a_violation_until_the_table_is_put_back(nam
     assert kinds(put_back) == ["resolved"] and put_back[0].payload["of"] == events[0].seq
     assert session.pending is None and session.state == step.before
     assert replay(session.log.events()).state == step.before
+
+
+@pytest.mark.parametrize("name,number", ILLEGAL)
+def test_an_injected_illegal_move_the_players_overrule_is_played(name, number, tmp_path):
+    """The players may accept what the rules refuse: the table stands as played, and the log says so."""
+    recorded = playthrough.load(ROOT / "tests" / "referee" / name)
+    game = recorded.game
+    step = next(s for s in steps(recorded)[1] if s.line.number == number)
+    illegal = _forced(game, step)
+    session = Session(game, step.before, layouts.for_game(game, zones(game)),
+                      PlaythroughLog.create(tmp_path / "overruled.sqlite"))
+    assert kinds(session.observe(stage(game, illegal, step.before, random.Random(number)))) == ["violation"]
+    events = session.overrule(0)
+    assert kinds(events)[0] == "overrule" and not TROUBLE & set(kinds(events)), [(e.kind, e.payload) for e in events]
+    assert session.pending is None and session.state.view() == illegal.view()
+    assert replay(session.log.events()).state == session.state
