@@ -386,6 +386,8 @@ class Session:
             # never the main one, so at worst a question)
             read(_as_expected_where_unsure(seen, expected), first=1)
         if not legal and not maybe_unchanged:
+            read(seen.pairs(), first=1)  # two places misread at once
+        if not legal and not maybe_unchanged:
             firsts, complete = self._first_of_several(seen)
             if len(firsts) == 1 and complete:
                 return "action", firsts, ""

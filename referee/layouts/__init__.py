@@ -51,6 +51,17 @@ class SeenView:
                 yield View(places)
                 produced += 1
 
+    def pairs(self, limit: int = 48):
+        """Views with two uncertain places changed at once, likeliest options first: for a table
+        on which two places are misread together (a small unseen on one card while another is
+        read a size up), which no view of :meth:`alternatives` shows."""
+        places = list(self.uncertain.items())
+        combos = [(i + j, (a, x), (b, y)) for n, (a, xs) in enumerate(places) for b, ys in places[n + 1:]
+                  for i, x in enumerate(xs) for j, y in enumerate(ys)]
+        combos.sort(key=lambda c: c[0])  # stable: the layout's order of places breaks ties
+        for _, (a, x), (b, y) in combos[:limit]:
+            yield View({**self.view, a: x, b: y})
+
 
 class Layout(Protocol):
     def read(self, snapshot: TableSnapshot, state: State) -> SeenView: ...

@@ -208,6 +208,36 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
     assert hatches >= 3 and beside >= 5, (hatches, beside)
 
 
+def test_a_hatch_read_wrong_while_a_small_is_unseen_elsewhere_is_read(tmp_path):
+    # Deck Town trials 5, 7, 10 and 11 were lost where two places were misread at once: a hatched small unseen or
+    # read a medium (offered as the hatch) while another player's small went unseen on a card the move left alone
+    # (offered as the state has it). Neither offer explains the table alone; the two together do.
+    game = games.get("deck-town", players=3)
+    layout = layouts.for_game(game)
+    rng = random.Random(11)
+    tried = 0
+    for n, (before, after) in enumerate(walk(game.new_state(), random.Random(2), 200)):
+        view = after.view()
+        new = [cell for cell in after.board if cell not in before.board]
+        if before.discard != after.discard or len(new) != 1 or len(view[_place(new[0])]) != 2:
+            continue
+        others = {f"{c}1" for c in before.colours if c != before.colours[before.turn]}
+        kept = [(cell, small) for cell in before.board if view.get(_place(cell)) == before.view()[_place(cell)]
+                for small in view[_place(cell)][1:] if small in others]
+        if not kept:
+            continue
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        snapshot = _without(snapshot, table, *kept[0])
+        hatched = view[_place(new[0])][1]
+        for k, read_as in enumerate([None, hatched.replace("1", "2")]):
+            with PlaythroughLog.create(tmp_path / f"{n}-{k}.sqlite") as log:
+                session = Session(game, before, layout, log)
+                events = session.observe(_without(snapshot, table, new[0], hatched, read_as))
+                assert session.state == after, (n, read_as, [(e.kind, e.payload) for e in events])
+        tried += 1
+    assert tried >= 3, tried
+
+
 def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
     # the Myrmex deck has no Excuse: a face-up card read as one (Deck Town trial 12: a face-down hand card read as
     # the Excuse at 0.96, a reveal nobody made) is the camera's mistake however sure, so a session reads no change
