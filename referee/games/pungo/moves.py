@@ -43,8 +43,9 @@ class Mover:
 
     # -- single steps --
     def steps(self, board: Board, frozen: Frozen, remaining: int,
-              allowed: frozenset[int] | None = None) -> Iterator[Step]:
-        """Every step that obeys the movement rules and costs at most ``remaining``."""
+              allowed: frozenset[int] | None = None, onto_smaller: bool = False) -> Iterator[Step]:
+        """Every step that obeys the movement rules and costs at most ``remaining`` (with
+        ``onto_smaller``, also those landing on a smaller pyramid: what a player may do by mistake)."""
         pyramid_die = self.pyramid_die
         neighbours = self.neighbours
         for cell, stack in enumerate(board):
@@ -68,7 +69,7 @@ class Mover:
                 count = n - index
                 for direction, dest in neighbours[cell]:
                     target = board[dest]
-                    if target and ord(target[-1][-1]) - 48 < bottom:
+                    if target and ord(target[-1][-1]) - 48 < bottom and not onto_smaller:
                         continue  # would land on a smaller pyramid
                     yield Step(cell, count, direction, dest, cost)
 

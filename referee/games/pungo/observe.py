@@ -325,8 +325,9 @@ class _Search:
         walk(start.board, start.frozen, budget, self.bound_sum(start.board))
         return list(found.values())
 
-    def cheapest(self, cap: int) -> tuple[int, tuple[Step, ...]] | None:
-        """The cheapest path (at most ``cap`` points) to a matching board, ignoring the exact-spend rule."""
+    def cheapest(self, cap: int, onto_smaller: bool = False) -> tuple[int, tuple[Step, ...]] | None:
+        """The cheapest path (at most ``cap`` points) to a matching board, ignoring the exact-spend rule
+        (and with ``onto_smaller`` the rule that a pyramid lands on none smaller)."""
         mover, allowed = self.mover, self.allowed
         start = (self.start.board, self.start.frozen)
         tie = count()
@@ -342,7 +343,7 @@ class _Search:
             if best.get((board, frozen), cost) < cost:
                 continue
             expanded += 1
-            for step in mover.steps(board, frozen, cap - cost, allowed):
+            for step in mover.steps(board, frozen, cap - cost, allowed, onto_smaller):
                 child, child_frozen = mover.apply(board, frozen, step)
                 c = cost + step.cost
                 key = (child, child_frozen)
@@ -367,7 +368,9 @@ def _diagnose(state, start, search: _Search, player: str, roll: str | None) -> E
         cap = 3
     else:
         cap = start.nominal + DIAGNOSIS_EXTRA
-    found = search.cheapest(cap)
+    found, onto_smaller = search.cheapest(cap), False
+    if found is None:  # a pyramid put down on a smaller one covers it: the camera sees the larger alone
+        found, onto_smaller = search.cheapest(cap, onto_smaller=True), True
     if found is None:
         changed = [cfg.arena.name(c) for c in range(cfg.arena.size) if visible(start.board[c]) != search.goal[c]]
         text = (f"no sequence of legal steps (up to {cap} points) turns the position before into the one seen "
@@ -376,7 +379,11 @@ def _diagnose(state, start, search: _Search, player: str, roll: str | None) -> E
             text = f"no single legal step of an allowed size explains the change (cells: {', '.join(changed)})"
         return Explanation((), (), (state.reason("pungo/observe/turn", text),))
     cost, path = found
-    candidate = Turn(player, roll, tuple(_texts(cfg, path)))
+    texts = tuple(_texts(cfg, path))
+    # a pause after a pyramid went onto a smaller one: as a part of the turn, so the reason is that rule
+    # (as a whole turn it would be the points left unspent)
+    paused = onto_smaller and cost < start.remaining and roll is None and state.phase == "move"
+    candidate = Part(player, None, texts) if paused else Turn(player, roll, texts)
     reasons = state.check(candidate).reasons
     if state.check(candidate).legal:  # cannot happen: the exact search would have found it
         reasons = (state.reason("pungo/observe/turn", "the position is reached, but not as a whole turn"),)
