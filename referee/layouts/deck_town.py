@@ -121,28 +121,38 @@ def _offers(state, seen: View):
 
 def _missed_on(state, seen: View):
     """A pyramid on a card's art, a small most of all, is the camera's hardest read (on still tables of
-    Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24). Where no card
-    was spent (no attack or fly took a pyramid off), a town card read with fewer pyramids than the state
-    has on it, none of them seen on another card, is also offered as the state has it; and a card new
-    to the town read bare or with one larger pyramid of the player to move, where they may hatch, as
-    hatched with their small (one with no pyramid on the town controls no card to build beside:
-    deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276)."""
+    Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24). A town card
+    read with fewer pyramids than the state has on it, none of them seen on another card, is also
+    offered as the state has it: where no card was spent (an attack takes pyramids off), and a card
+    flown to a new place, which takes its pyramids along (trial 7: a flown card's small unseen read
+    as a fly evicting it). A card new to the town read bare or with one larger pyramid of the player
+    to move, where they may hatch and no card was spent, is offered as hatched with their small (one
+    with no pyramid on the town controls no card to build beside: deck-town-1.1/action/build; a small
+    on card art was read a size or two up too: 34 of 276)."""
     expected = state.view()
-    if seen.get("discard") != expected.get("discard") or state.phase not in ("hatch", "play", "discard"):
+    if state.phase not in ("hatch", "play", "discard"):
         return
-    hatching = state.phase == "hatch" or (state.phase == "play" and not state.on_board(state.turn))
+    spent = seen.get("discard") != expected.get("discard")
+    hatching = not spent and (state.phase == "hatch" or (state.phase == "play" and not state.on_board(state.turn)))
     mine = state.colours[state.turn]
     unseen = _on_town(expected) - _on_town(seen)
+    gone = {known[0]: known for place, known in expected.items()  # town cards no longer where they were
+            if place.startswith("board/") and seen.get(place, ())[:1] != known[:1]}
     for place, contents in seen.items():
         if not place.startswith("board/"):
             continue
         known, shown = expected.get(place), _standing(contents)
+        if not known and contents[0] in gone:  # flown here
+            known, spent_here = (contents[0], *gone[contents[0]][1:]), False
+        else:
+            spent_here = spent
         if not known:
             one = list(shown.elements())
             if hatching and (not one or (len(one) == 1 and one[0] != f"{mine}1" and
                                          Pyramid.parse(one[0]).colour == mine)):
                 yield place, (contents[0], f"{mine}1")
-        elif known[0] == contents[0] and shown < _standing(known) and not (_standing(known) - shown) - unseen:
+        elif (not spent_here and known[0] == contents[0] and shown < _standing(known)
+              and not (_standing(known) - shown) - unseen):
             yield place, known
 
 

@@ -8,8 +8,9 @@ and present at another with an Ace on the pile is a fly, a pyramid gone from a c
 cards on the pile is an attack, ...), keeps those whose predicted view matches what was seen, and
 returns each with its verdict, so an illegal move is named with the rule it breaks.
 
-Other players' hands are ignored in the comparison: in the draw-each-turn variant the next
-player's draw is a later, separate change at the table.
+Other players' hands may have grown (in the draw-each-turn variant the next player's draw is a
+later, separate change at the table), never shrunk: a card gone from another hand was played by
+its holder, so the action is not the one seen.
 """
 
 from __future__ import annotations
@@ -60,6 +61,8 @@ def _same(state, action, predicted: View, after: View) -> bool:
     places = set(predicted) | set(after)
     for place in places:
         if place.startswith("hand/") and place != f"hand/{actor}" and actor is not None:
+            if len(after.get(place, ())) < len(predicted.get(place, ())):
+                return False  # their own card played: not this action (trial 16: ann's fly read as bob's)
             continue
         if place == "deck":
             continue

@@ -79,6 +79,18 @@ def test_attack_and_fly_are_read_with_the_spent_cards(state):
     assert reading.action == Fly("ann", "ace-wyrms", "0,0", "-1,1") and reading.verdict.legal
 
 
+def test_a_card_gone_from_another_hand_rules_out_an_action_by_the_player_to_move(state):
+    # ann's hand and bob's both one card short, a new card on the town: not ann's build (bob played a
+    # card too), nor bob's (so did ann): Deck Town trial 16's fly by ann was read as bob's, evicting
+    # her pyramid, while bob's hand was read one short
+    built = change(state, {"board/-1,0": ("lunatic",), "hand/ann": ("back",) * 3})
+    assert [r.action for r in state.interpret(built)] == [Build("ann", "lunatic", "-1,0")]
+    assert state.interpret(View({**built, "hand/bob": ("back",) * 3})) == ()
+    # another hand grown is the draw-each-turn variant's next draw, a later change: still ann's build
+    assert [r.action for r in state.interpret(View({**built, "hand/bob": ("back",) * 5}))] == [
+        Build("ann", "lunatic", "-1,0")]
+
+
 def test_draw_discard_hatch_and_reveal_are_read(two, position, make_game):
     state = position(two, BOARD, hands=(5, 4))
     drawn = change(state, {"hand/ann": ("back",) * 8})

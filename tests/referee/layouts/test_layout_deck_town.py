@@ -2,11 +2,12 @@
 
 import math
 import random
+from pathlib import Path
 
 import pytest
 from layout_staging import card, pyramids, stage_deck_town, walk
 
-from referee import games, layouts
+from referee import games, layouts, playthrough
 from referee.log import PlaythroughLog
 from referee.session import Session
 from referee.snapshot import Alternative, PyramidSighting, TableSnapshot
@@ -236,6 +237,22 @@ def test_a_hatch_read_wrong_while_a_small_is_unseen_elsewhere_is_read(tmp_path):
                 assert session.state == after, (n, read_as, [(e.kind, e.payload) for e in events])
         tried += 1
     assert tried >= 3, tried
+
+
+def test_a_flown_card_with_its_small_unseen_is_read_as_the_fly(tmp_path):
+    # a fly takes the card's pyramids along; the small on the flown card's art unseen was read as a fly
+    # evicting it, a violation (Deck Town trial 7): the flown card is offered with what it carried
+    recorded = playthrough.load(Path(__file__).parents[1] / "deck_town" / "playthroughs" / "flight-and-flush.txt")
+    states = playthrough.replay(recorded).states
+    n = next(i for i, line in enumerate(recorded.lines) if line.action.startswith("fly "))
+    before, after = states[n], states[n + 1]
+    game = recorded.game
+    snapshot, table = stage_deck_town(after, random.Random(3), frame=before.board)
+    assert after.view()["board/0,-1"] == ("lunatic", "red1")
+    with PlaythroughLog.create(tmp_path / "fly.sqlite") as log:
+        session = Session(game, before, layouts.for_game(game), log)
+        events = session.observe(_without(snapshot, table, (0, -1), "red1"))
+        assert session.state == after, [(e.kind, e.payload) for e in events]
 
 
 def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
