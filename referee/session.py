@@ -113,6 +113,7 @@ class Session:
         self._pending: Pending | None = None
         self._snapshot: TableSnapshot | None = None
         self._relabels: list[_Relabel] = []
+        self._misread: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # place -> (camera's, state's)
         self._said: list[Said] = []
         events = log.events()
         if not events:
@@ -191,8 +192,31 @@ class Session:
                 return []
             snapshot = self._with_relabels(snapshot)
             self._snapshot = snapshot
-            return self._judge(self.layout.read(snapshot, self.state), _Writer(self.log, snapshot.t, frame),
-                               "camera")
+            seen = self.layout.read(snapshot, self.state)
+            events = self._judge(self._as_misread_before(seen), _Writer(self.log, snapshot.t, frame), "camera")
+            if self._pending is None:
+                expected = self.state.view()
+                self._misread = {place: (seen.view.get(place, ()), expected.get(place, ()))
+                                 for place in set(seen.view) | set(expected)
+                                 if seen.view.get(place, ()) != expected.get(place, ())}
+            return events
+
+    def _as_misread_before(self, seen: SeenView) -> SeenView:
+        """``seen`` with each place the camera reads as it did when the referee last settled on
+        something else there (an uncertain place's other reading, a layout's offer) taken as the
+        state has it, the camera's reading kept as an uncertain alternative. The same piece seen the
+        same way is the same misreading: a hatched small read as a medium at every look would
+        otherwise be a grow at the next (Deck Town trial 5)."""
+        expected = self.state.view()
+        again = {place: taken for place, (read, taken) in self._misread.items()
+                 if seen.view.get(place, ()) == read and expected.get(place, ()) == taken}
+        if not again:
+            return seen
+        uncertain = dict(seen.uncertain)
+        for place in again:
+            options = tuple(o for o in uncertain.get(place, ()) if o != again[place])
+            uncertain[place] = (seen.view.get(place, ()), *options)
+        return SeenView(View({**seen.view, **again}), uncertain, seen.unplaced)
 
     # -- the players --
     def relabel(self, sighting: str, label: str) -> list[Event]:
