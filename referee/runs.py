@@ -31,7 +31,7 @@ player's hundreds of choices do not multiply:
 * of a reveal's outcomes, and of more than :data:`RUN_CHOICES` choices, only moves naming nothing
   the table does not show are tried, plus the moves the game reads from the table.
 
-It visits at most :data:`RUN_STATES` positions, in at most :data:`RUN_SECONDS`; a search cut
+It visits at most :data:`RUN_STATES` positions, in at most :data:`RUN_SECONDS` of this thread's CPU time; a search cut
 short says so, and the session then asks rather than accepts.
 """
 
@@ -50,7 +50,8 @@ from referee.view import View
 RUN_VIEWS = 4  # readings of the table (the likeliest first) searched
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
-RUN_SECONDS = 1.0  # and the time it may take (a Pouches position costs eight times a Mongoose one)
+RUN_SECONDS = 1.0  # and the CPU time it may take (a Pouches position costs eight times a Mongoose one); this
+# thread's own, so a machine busy with other work finds what an idle one does
 RUN_CHOICES = 400  # a player with more legal moves than this is searched through fewer (see _Runs._next)
 
 
@@ -100,7 +101,7 @@ class _Runs:
         expected = start.view()
         self.changed = {change.place for view in views for change in expected.diff(view)}
         self.visible = {item for view in views for contents in view.values() for item in contents}
-        self.budget, self.deadline = RUN_STATES, time.monotonic() + RUN_SECONDS
+        self.budget, self.deadline = RUN_STATES, time.thread_time() + RUN_SECONDS
         self.known: dict[tuple[State, int], tuple[View, State] | None] = {}  # _end's answers so far
 
     def where(self, place: str) -> set[str]:
@@ -150,7 +151,7 @@ class _Runs:
         still_open = self.changed | {change.place for view in self.views for change in before.diff(view)}
         moves = []
         for action in self._choices(state, before, on_table):
-            if self.budget <= 0 or time.monotonic() > self.deadline:
+            if self.budget <= 0 or time.thread_time() > self.deadline:
                 self.budget = 0  # spent: the search is cut short
                 break
             self.budget -= 1
