@@ -261,6 +261,30 @@ def test_a_flown_card_with_its_small_unseen_is_read_as_the_fly(tmp_path):
         assert session.state == after, [(e.kind, e.payload) for e in events]
 
 
+def test_a_revealed_card_hatched_unseen_under_its_small_is_read_as_the_hatch(tmp_path):
+    # a white card on the white mat may go unfound while the small hatching it is seen (trials 2, 15, 18): the
+    # revealed card gone and the player's small on the town's grid where no card was seen read as the hatch there
+    game = games.get("deck-town", players=3)
+    layout = layouts.for_game(game)
+    rng = random.Random(5)
+    hatched = 0
+    for n, (before, after) in enumerate(walk(game.new_state(), random.Random(4), 40)):
+        if before.phase != "hatch" or not before.board:
+            continue
+        (cell,) = [c for c in after.board if c not in before.board]
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        x, y = table.at(cell)
+        unfound = [c for c in snapshot.cards if c.card == after.board[cell] and math.dist(c.center_mm, (x, y)) < 20]
+        assert len(unfound) == 1
+        shown = TableSnapshot(snapshot.t, tuple(c for c in snapshot.cards if c is not unfound[0]), snapshot.pyramids)
+        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
+            session = Session(game, before, layout, log)
+            events = session.observe(shown)
+            assert session.state == after, (n, [(e.kind, e.payload) for e in events])
+        hatched += 1
+    assert hatched >= 2, hatched
+
+
 def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
     # the Myrmex deck has no Excuse: a face-up card read as one (Deck Town trial 12: a face-down hand card read as
     # the Excuse at 0.96, a reveal nobody made) is the camera's mistake however sure, so a session reads no change
