@@ -53,6 +53,43 @@ def frame_cpu_time() -> dict[str, float]:
     return percentiles(_measured().cpu_seconds)
 
 
+TRIAL_SEEDS = range(5)  # the first of ``make trials``' seeds
+TRIAL_EVERY = 4  # every 4th of a trial's first 20 tables
+
+
+def _trial_tables(game: str):
+    """The settled tables (no hand in view) of ``make trials``' first random games of ``game``, as the
+    trials stage them (other tables, surfaces and light than the bench's own scenes), measured with
+    the reader told the game's pyramid colours, as the live pipeline tells it."""
+    from bench.trials import HOLD_S, REACH_S, _cut
+    from referee.playthrough import random_playthrough
+    from vision.synth.demo import demo_game, demo_playthrough
+
+    demo = demo_playthrough(game)
+    scenes = []
+    for seed in TRIAL_SEEDS:
+        recorded = _cut(random_playthrough(demo.game, demo.setup, seed), 20)
+        staged = demo_game(game, seed=seed, hold_s=HOLD_S, reach_s=REACH_S, recorded=recorded).sequence
+        scenes += [(seed, scene) for scene in staged.states[::TRIAL_EVERY]]
+    return measure(scenes, pyramid_colours=demo.game.new_state(demo.setup).pyramid_colours() or None).summary()
+
+
+@benchmark("pieces_trial_tables", {"deck_town_pyramid_colour_size": "fraction", "deck_town_on_cards_exact": "fraction",
+                                   "deck_town_on_cards": "pyramids", "deck_town_on_cards_missed": "pyramids",
+                                   "deck_town_phantoms": "pieces", "pungo_pyramid_colour_size": "fraction",
+                                   "pungo_tree_stack": "fraction", "pungo_die_face": "fraction",
+                                   "pungo_missed": "pieces", "pungo_phantoms": "pieces"},
+           f"pieces reader on the settled tables of the trials' random games (seeds {TRIAL_SEEDS.start}-"
+           f"{TRIAL_SEEDS.stop - 1}, every {TRIAL_EVERY}th of their first 20 tables): Deck Town's pyramids, and "
+           "those standing on a face-up card of the town (whole stack read exactly; missed), Pungo's pyramids, "
+           "trees and die; phantoms are sightings 15 mm or more from every piece (card art read as a pyramid)")
+def trial_tables() -> dict[str, float]:
+    town, pungo = _trial_tables("deck-town"), _trial_tables("pungo")
+    return {**{f"deck_town_{k}": town[k] for k in ("pyramid_colour_size", "on_cards_exact", "on_cards",
+                                                    "on_cards_missed", "phantoms")},
+            **{f"pungo_{k}": pungo[k] for k in ("pyramid_colour_size", "tree_stack", "die_face", "missed", "phantoms")}}
+
+
 @benchmark("pieces_pungo_opening", "fraction", "share of 8 rendered Pungo openings (the rules' setup: four red "
            "stacks with a same-colour tree, the die 1 up) whose whole arena and roll grid the Pungo layout reads "
            "exactly as the opening state's view")

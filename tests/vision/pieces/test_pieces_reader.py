@@ -123,6 +123,15 @@ def test_issue_10_figures_on_unseen_scenes():
     assert figures["missed"] == 0
 
 
+def test_pyramids_standing_on_face_up_cards_are_counted_apart():
+    # a Deck Town board: six stacks on six cards, one pyramid in a supply beside them; the bench's figure for
+    # pyramids on card art (the reader's hardest place) counts the six
+    tally = measure([(SEEDS[0], deck_town_scene(SEEDS[0]))], pyramid_colours=None)
+    assert (tally.pyramids, tally.on_cards) == (7, 6)
+    assert tally.on_cards_right + tally.on_cards_missed <= tally.on_cards
+    assert tally.summary()["on_cards_exact"] == tally.on_cards_right / 6
+
+
 def test_a_shown_token_is_recognised_later_under_other_light():
     registry = pouches_registry()
     for k, token in enumerate(POUCHES_TOKENS):
