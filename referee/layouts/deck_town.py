@@ -143,7 +143,8 @@ def _missed_on(state, seen: View):
     """A pyramid on a card's art, a small most of all, is the camera's hardest read (on still tables of
     Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24). A town card
     read with fewer pyramids than the state has on it, none of them seen on another card, is also
-    offered as the state has it: where no card was spent (an attack takes pyramids off), and a card
+    offered as the state has it: where no card was spent (no card new on the discard pile: an attack
+    takes pyramids off), and a card
     flown to a new place, which takes its pyramids along (trial 7: a flown card's small unseen read
     as a fly evicting it). A card new to the town read bare or with one larger pyramid of the player
     to move, where they may hatch and no card was spent, is offered as hatched with their small (one
@@ -152,7 +153,8 @@ def _missed_on(state, seen: View):
     expected = state.view()
     if state.phase not in ("hatch", "play", "discard"):
         return
-    spent = seen.get("discard") != expected.get("discard")
+    spent = bool(Counter(seen.get("discard")) - Counter(expected.get("discard")))  # a card new on the pile (one
+    # under its top unread is the camera's, trial 17: a hatch whose small went unseen was read as a refused build)
     hatching = not spent and (state.phase == "hatch" or (state.phase == "play" and not state.on_board(state.turn)))
     mine = state.colours[state.turn]
     unseen = _on_town(expected) - _on_town(seen)

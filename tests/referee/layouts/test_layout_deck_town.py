@@ -261,6 +261,31 @@ def test_a_flown_card_with_its_small_unseen_is_read_as_the_fly(tmp_path):
         assert session.state == after, [(e.kind, e.payload) for e in events]
 
 
+def test_a_hatch_unseen_beside_a_discard_pile_read_short_is_read(tmp_path):
+    # trial 17: the small hatching a card unseen while a card under the discard pile's top went unread; the pile
+    # read short spends no card, so the hatch is still offered (else: a build refused, deck-town-1.1/action/build)
+    game = games.get("deck-town", players=2)
+    layout = layouts.for_game(game)
+    rng = random.Random(8)
+    tried = 0
+    walks = [pair for seed in (6, 7, 8) for pair in walk(game.new_state(), random.Random(seed), 200)]
+    for n, (before, after) in enumerate(walks):
+        new = [cell for cell in after.board if cell not in before.board]
+        if before.phase != "play" or before.on_board(before.turn) or len(new) != 1 or len(before.discard) < 2:
+            continue
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        snapshot = _without(snapshot, table, new[0], f"{before.colours[before.turn]}1")
+        bottom = next(c for c in snapshot.cards if c.card == before.discard[0] and c.face_up)
+        shown = TableSnapshot(snapshot.t, tuple(c for c in snapshot.cards if c is not bottom), snapshot.pyramids)
+        assert layout.read(shown, before).view["discard"] == before.discard[1:]
+        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
+            session = Session(game, before, layout, log)
+            events = session.observe(shown)
+            assert session.state == after, (n, [(e.kind, e.payload) for e in events])
+        tried += 1
+    assert tried >= 2, tried
+
+
 def test_a_revealed_card_hatched_unseen_under_its_small_is_read_as_the_hatch(tmp_path):
     # a white card on the white mat may go unfound while the small hatching it is seen (trials 2, 15, 18): the
     # revealed card gone and the player's small on the town's grid where no card was seen read as the hatch there
