@@ -114,6 +114,7 @@ class Session:
         self._snapshot: TableSnapshot | None = None
         self._relabels: list[_Relabel] = []
         self._misread: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # place -> (camera's, state's)
+        self._reread: frozenset[str] = frozenset()  # places of this look taken as the state has them
         self._said: list[Said] = []
         events = log.events()
         if not events:
@@ -194,6 +195,7 @@ class Session:
             self._snapshot = snapshot
             seen = self.layout.read(snapshot, self.state)
             events = self._judge(self._as_misread_before(seen), _Writer(self.log, snapshot.t, frame), "camera")
+            self._reread = frozenset()
             if self._pending is None:
                 expected = self.state.view()
                 self._misread = {place: (seen.view.get(place, ()), expected.get(place, ()))
@@ -206,10 +208,12 @@ class Session:
         something else there (an uncertain place's other reading, a layout's offer) taken as the
         state has it, the camera's reading kept as an uncertain alternative. The same piece seen the
         same way is the same misreading: a hatched small read as a medium at every look would
-        otherwise be a grow at the next (Deck Town trial 5)."""
+        otherwise be a grow at the next (Deck Town trial 5). A look so corrected is not sure enough
+        for a violation: the players are asked instead (Pouches trial 12)."""
         expected = self.state.view()
         again = {place: taken for place, (read, taken) in self._misread.items()
                  if seen.view.get(place, ()) == read and expected.get(place, ()) == taken}
+        self._reread = frozenset(again)  # a doubt: no violation is flagged on such a look, only asked
         if not again:
             return seen
         uncertain = dict(seen.uncertain)
@@ -426,7 +430,7 @@ class Session:
             return "nothing", (), ""
         if not illegal:
             return "unrecognised", (), "no action explains the change"
-        unsure = any(change.place in seen.uncertain for change in expected.diff(seen.view))
+        unsure = any(change.place in seen.uncertain for change in expected.diff(seen.view)) or bool(self._reread)
         on_main = tuple(c for number, c in illegal if number == 0)
         if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"

@@ -14,12 +14,14 @@ import random
 
 import pytest
 
-from live_table import pouches_script
-from referee import layouts
+from live_table import ScriptedLayout, pouches_script
+from referee import layouts, playthrough
+from referee.layouts import SeenView
 from referee.log import PlaythroughLog, force
 from referee.session import Session
 from referee.snapshot import Alternative, TokenSighting
-from staged_table import stage
+from referee.view import View
+from staged_table import ROOT, stage, steps
 
 
 def _bob_turns_up(unnamed):
@@ -111,3 +113,27 @@ def test_an_illegal_move_beside_a_doubtful_find_is_asked_about_and_without_it_is
     events = _session(tmp_path / "clean", game, state).observe(snapshot)
     assert [e.kind for e in events] == ["violation"]
     assert "pouches-1.9/move/uphill" in {r["rule"] for r in events[0].payload["readings"][0]["verdict"]["reasons"]}
+
+
+def test_a_place_the_camera_keeps_misreading_is_the_same_mistake_and_no_ground_for_a_violation(tmp_path):
+    # Deck Town: ann's small on the Mountain read as a medium while she builds the Battle; the build is read
+    # from the place's other reading. At the next look the Mountain reads a medium again: the same misreading,
+    # not a grow; and a refused build on that look is asked about, not flagged (a corrected look is a doubt)
+    recorded = playthrough.load(ROOT / "tests" / "referee" / "deck_town" / "playthroughs" / "three-fours.txt")
+    _, lines = steps(recorded)
+    built = next(s for s in lines if s.line.action == "build ann battle -1,0")
+    illegal = next(s for s in lines if s.line.number == 12)  # @illegal build bob pact -2,0
+    assert illegal.before == built.after and illegal.line.illegal_rule == "deck-town-1.1/action/build"
+    mountain = built.after.view()["board/0,0"]
+    assert mountain == ("mountain", "red1")
+    layout = ScriptedLayout()
+    session = Session(recorded.game, built.before, layout, PlaythroughLog.create(tmp_path / "g.sqlite"))
+    misread = {"board/0,0": ("mountain", "red2")}
+    first = SeenView(View({**built.after.view(), **misread}), {"board/0,0": (mountain,)})
+    assert [e.kind for e in session.observe(layout.show(1.0, first))] == ["action"] and session.state == built.after
+    assert session.observe(layout.show(2.0, View({**built.after.view(), **misread}))) == []
+    refused = force(illegal.before, recorded.game.actions.parse(illegal.line.action)).view()
+    events = session.observe(layout.show(3.0, View({**refused, **misread})))
+    assert [e.kind for e in events] == ["question"] and events[0].payload["why"].startswith("unsure recognition")
+    assert "deck-town-1.1/action/build" in {r["rule"] for reading in events[0].payload["readings"]
+                                            for r in reading["verdict"]["reasons"]}
