@@ -215,6 +215,14 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
     assert hatches >= 3 and beside >= 5 and later >= 2, (hatches, beside, later)
 
 
+def _observed(game, layout, before, table_seen, path):
+    """The state a new session at ``before`` reaches on ``table_seen``, and the events that took it there."""
+    with PlaythroughLog.create(path) as log:
+        session = Session(game, before, layout, log)
+        events = session.observe(table_seen)
+        return session.state, events
+
+
 def test_a_hatch_read_wrong_while_a_small_is_unseen_elsewhere_is_read(tmp_path):
     # Deck Town trials 5, 7, 10 and 11 were lost where two places were misread at once: a hatched small unseen or
     # read a medium (offered as the hatch) while another player's small went unseen on a card the move left alone
@@ -237,10 +245,9 @@ def test_a_hatch_read_wrong_while_a_small_is_unseen_elsewhere_is_read(tmp_path):
         snapshot = _without(snapshot, table, *kept[0])
         hatched = view[_place(new[0])][1]
         for k, read_as in enumerate([None, hatched.replace("1", "2")]):
-            with PlaythroughLog.create(tmp_path / f"{n}-{k}.sqlite") as log:
-                session = Session(game, before, layout, log)
-                events = session.observe(_without(snapshot, table, new[0], hatched, read_as))
-                assert session.state == after, (n, read_as, [(e.kind, e.payload) for e in events])
+            state, events = _observed(game, layout, before, _without(snapshot, table, new[0], hatched, read_as),
+                                      tmp_path / f"{n}-{k}.sqlite")
+            assert state == after, (n, read_as, [(e.kind, e.payload) for e in events])
         tried += 1
     assert tried >= 3, tried
 
@@ -255,10 +262,9 @@ def test_a_flown_card_with_its_small_unseen_is_read_as_the_fly(tmp_path):
     game = recorded.game
     snapshot, table = stage_deck_town(after, random.Random(3), frame=before.board)
     assert after.view()["board/0,-1"] == ("lunatic", "red1")
-    with PlaythroughLog.create(tmp_path / "fly.sqlite") as log:
-        session = Session(game, before, layouts.for_game(game), log)
-        events = session.observe(_without(snapshot, table, (0, -1), "red1"))
-        assert session.state == after, [(e.kind, e.payload) for e in events]
+    state, events = _observed(game, layouts.for_game(game), before, _without(snapshot, table, (0, -1), "red1"),
+                              tmp_path / "fly.sqlite")
+    assert state == after, [(e.kind, e.payload) for e in events]
 
 
 def test_a_hatch_unseen_beside_a_discard_pile_read_short_is_read(tmp_path):
@@ -278,10 +284,8 @@ def test_a_hatch_unseen_beside_a_discard_pile_read_short_is_read(tmp_path):
         bottom = next(c for c in snapshot.cards if c.card == before.discard[0] and c.face_up)
         shown = TableSnapshot(snapshot.t, tuple(c for c in snapshot.cards if c is not bottom), snapshot.pyramids)
         assert layout.read(shown, before).view["discard"] == before.discard[1:]
-        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
-            session = Session(game, before, layout, log)
-            events = session.observe(shown)
-            assert session.state == after, (n, [(e.kind, e.payload) for e in events])
+        state, events = _observed(game, layout, before, shown, tmp_path / f"{n}.sqlite")
+        assert state == after, (n, [(e.kind, e.payload) for e in events])
         tried += 1
     assert tried >= 2, tried
 
@@ -302,10 +306,8 @@ def test_a_revealed_card_hatched_unseen_under_its_small_is_read_as_the_hatch(tmp
         unfound = [c for c in snapshot.cards if c.card == after.board[cell] and math.dist(c.center_mm, (x, y)) < 20]
         assert len(unfound) == 1
         shown = TableSnapshot(snapshot.t, tuple(c for c in snapshot.cards if c is not unfound[0]), snapshot.pyramids)
-        with PlaythroughLog.create(tmp_path / f"{n}.sqlite") as log:
-            session = Session(game, before, layout, log)
-            events = session.observe(shown)
-            assert session.state == after, (n, [(e.kind, e.payload) for e in events])
+        state, events = _observed(game, layout, before, shown, tmp_path / f"{n}.sqlite")
+        assert state == after, (n, [(e.kind, e.payload) for e in events])
         hatched += 1
     assert hatched >= 2, hatched
 
