@@ -57,10 +57,10 @@ TRIAL_SEEDS = range(5)  # the first of ``make trials``' seeds
 TRIAL_EVERY = 4  # every 4th of a trial's first 20 tables
 
 
-def _trial_tables(game: str):
-    """The settled tables (no hand in view) of ``make trials``' first random games of ``game``, as the
-    trials stage them (other tables, surfaces and light than the bench's own scenes), measured with
-    the reader told the game's pyramid colours, as the live pipeline tells it."""
+def _read_trial_tables(game: str) -> dict:
+    """The figures of the settled tables (no hand in view) of ``make trials``' first random games of
+    ``game``, as the trials stage them (other tables, surfaces and light than the bench's own scenes),
+    read with the reader told the game's pyramid colours, as the live pipeline tells it."""
     from bench.trials import HOLD_S, REACH_S, _cut
     from referee.playthrough import random_playthrough
     from vision.synth.demo import demo_game, demo_playthrough
@@ -84,7 +84,7 @@ def _trial_tables(game: str):
            "those standing on a face-up card of the town (whole stack read exactly; missed), Pungo's pyramids, "
            "trees and die; phantoms are sightings 15 mm or more from every piece (card art read as a pyramid)")
 def trial_tables() -> dict[str, float]:
-    town, pungo = _trial_tables("deck-town"), _trial_tables("pungo")
+    town, pungo = _read_trial_tables("deck-town"), _read_trial_tables("pungo")
     return {**{f"deck_town_{k}": town[k] for k in ("pyramid_colour_size", "on_cards_exact", "on_cards",
                                                     "on_cards_missed", "phantoms")},
             **{f"pungo_{k}": pungo[k] for k in ("pyramid_colour_size", "tree_stack", "die_face", "missed", "phantoms")}}

@@ -114,7 +114,8 @@ class Session:
         self._snapshot: TableSnapshot | None = None
         self._relabels: list[_Relabel] = []
         self._misread: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {}  # place -> (camera's, state's)
-        self._reread: frozenset[str] = frozenset()  # places of this look taken as the state has them
+        self._reread: frozenset[str] = frozenset()  # places of the look being judged taken as the state has
+        # them: a doubt, so no violation is flagged on that look, only asked
         self._said: list[Said] = []
         events = log.events()
         if not events:
@@ -194,33 +195,39 @@ class Session:
             snapshot = self._with_relabels(snapshot)
             self._snapshot = snapshot
             seen = self.layout.read(snapshot, self.state)
-            events = self._judge(self._as_misread_before(seen), _Writer(self.log, snapshot.t, frame), "camera")
-            self._reread = frozenset()
+            corrected, self._reread = self._as_misread_before(seen)
+            try:
+                events = self._judge(corrected, _Writer(self.log, snapshot.t, frame), "camera")
+            finally:
+                self._reread = frozenset()
             if self._pending is None:
-                expected = self.state.view()
-                self._misread = {place: (seen.view.get(place, ()), expected.get(place, ()))
-                                 for place in set(seen.view) | set(expected)
-                                 if seen.view.get(place, ()) != expected.get(place, ())}
+                self._remember_misreads(seen.view)
             return events
 
-    def _as_misread_before(self, seen: SeenView) -> SeenView:
+    def _as_misread_before(self, seen: SeenView) -> tuple[SeenView, frozenset[str]]:
         """``seen`` with each place the camera reads as it did when the referee last settled on
         something else there (an uncertain place's other reading, a layout's offer) taken as the
-        state has it, the camera's reading kept as an uncertain alternative. The same piece seen the
-        same way is the same misreading: a hatched small read as a medium at every look would
-        otherwise be a grow at the next (Deck Town trial 5). A look so corrected is not sure enough
-        for a violation: the players are asked instead (Pouches trial 12)."""
+        state has it, the camera's reading kept as an uncertain alternative; and those places. The
+        same piece seen the same way is the same misreading: a hatched small read as a medium at every
+        look would otherwise be a grow at the next (Deck Town trial 5). A look so corrected is not
+        sure enough for a violation: the players are asked instead (Pouches trial 12)."""
         expected = self.state.view()
         again = {place: taken for place, (read, taken) in self._misread.items()
                  if seen.view.get(place, ()) == read and expected.get(place, ()) == taken}
-        self._reread = frozenset(again)  # a doubt: no violation is flagged on such a look, only asked
         if not again:
-            return seen
+            return seen, frozenset()
         uncertain = dict(seen.uncertain)
         for place in again:
             options = tuple(o for o in uncertain.get(place, ()) if o != again[place])
             uncertain[place] = (seen.view.get(place, ()), *options)
-        return SeenView(View({**seen.view, **again}), uncertain, seen.unplaced)
+        return SeenView(View({**seen.view, **again}), uncertain, seen.unplaced), frozenset(again)
+
+    def _remember_misreads(self, read: View) -> None:
+        """With nothing held, every place where the camera's reading differs from the state is one the
+        referee settled otherwise: remember both, for :meth:`_as_misread_before` at the next look."""
+        expected = self.state.view()
+        self._misread = {place: (read.get(place, ()), expected.get(place, ())) for place in set(read) | set(expected)
+                         if read.get(place, ()) != expected.get(place, ())}
 
     # -- the players --
     def relabel(self, sighting: str, label: str) -> list[Event]:

@@ -141,39 +141,37 @@ def _hatched_unseen(state, seen: View, lone: list[tuple[str, str]]):
 
 def _missed_on(state, seen: View):
     """A pyramid on a card's art, a small most of all, is the camera's hardest read (on still tables of
-    Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24). A town card
-    read with fewer pyramids than the state has on it, none of them seen on another card, is also
-    offered as the state has it: where no card was spent (no card new on the discard pile: an attack
-    takes pyramids off), and a card
-    flown to a new place, which takes its pyramids along (trial 7: a flown card's small unseen read
-    as a fly evicting it). A card new to the town read bare or with one larger pyramid of the player
-    to move, where they may hatch and no card was spent, is offered as hatched with their small (one
-    with no pyramid on the town controls no card to build beside: deck-town-1.1/action/build; a small
-    on card art was read a size or two up too: 34 of 276)."""
+    Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24).
+
+    A town card read with fewer pyramids than it carries, none of them seen on another card, is also
+    offered as the state has it: where no card was spent (an attack takes pyramids off; only a card
+    new on the discard pile counts, one under its top unread is the camera's: trial 17), and always
+    for a card flown to a new place, which takes its pyramids along (trial 7: a flown card's small
+    unseen was read as a fly evicting it). A card new to the town read bare or with one larger
+    pyramid of the player to move, where they may hatch and no card was spent, is offered hatched
+    with their small (one with no pyramid on the town controls no card to build beside:
+    deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276)."""
     expected = state.view()
     if state.phase not in ("hatch", "play", "discard"):
         return
-    spent = bool(Counter(seen.get("discard")) - Counter(expected.get("discard")))  # a card new on the pile (one
-    # under its top unread is the camera's, trial 17: a hatch whose small went unseen was read as a refused build)
+    spent = bool(Counter(seen.get("discard")) - Counter(expected.get("discard")))
     hatching = not spent and (state.phase == "hatch" or (state.phase == "play" and not state.on_board(state.turn)))
     mine = state.colours[state.turn]
     unseen = _on_town(expected) - _on_town(seen)
-    gone = {known[0]: known for place, known in expected.items()  # town cards no longer where they were
-            if place.startswith("board/") and seen.get(place, ())[:1] != known[:1]}
+    moved_away = {known[0]: known for place, known in expected.items()  # town cards no longer where they were
+                  if place.startswith("board/") and seen.get(place, ())[:1] != known[:1]}
     for place, contents in seen.items():
         if not place.startswith("board/"):
             continue
-        known, shown = expected.get(place), _standing(contents)
-        if not known and contents[0] in gone:  # flown here
-            known, spent_here = (contents[0], *gone[contents[0]][1:]), False
-        else:
-            spent_here = spent
+        shown = _standing(contents)
+        flown = None if expected.get(place) else moved_away.get(contents[0])
+        known = (contents[0], *flown[1:]) if flown else expected.get(place)
         if not known:
             one = list(shown.elements())
             if hatching and (not one or (len(one) == 1 and one[0] != f"{mine}1" and
                                          Pyramid.parse(one[0]).colour == mine)):
                 yield place, (contents[0], f"{mine}1")
-        elif (not spent_here and known[0] == contents[0] and shown < _standing(known)
+        elif ((flown or not spent) and known[0] == contents[0] and shown < _standing(known)
               and not (_standing(known) - shown) - unseen):
             yield place, known
 

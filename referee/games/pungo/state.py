@@ -527,11 +527,13 @@ class PungoState(State):
                                  square=None, previous=None)._after_roll()
         if isinstance(action, Pass):
             return self._end_move()
-        cfg = self.config
-        move = self._resolve(action)[0]
-        board, frozen = cfg.mover.apply(self.board, self.frozen, move)
-        after = self._replace(board=board, frozen=frozen, spent=self.spent + move.cost)
+        after = self._moved(self._resolve(action)[0])
         return after._end_move() if after.remaining <= 0 else after
+
+    def _moved(self, move) -> PungoState:
+        """The state after ``move`` (a movement :meth:`_resolve` made), its cost spent; the turn goes on."""
+        board, frozen = self.config.mover.apply(self.board, self.frozen, move)
+        return self._replace(board=board, frozen=frozen, spent=self.spent + move.cost)
 
     def _played_anyway(self, turn: Turn) -> PungoState | None:
         """A turn (or part of one) the rules refuse and the players accept (``referee.log.force``): its
@@ -547,8 +549,7 @@ class PungoState(State):
             move = state._resolve(step)[0]
             if move is None:
                 return None
-            board, frozen = state.config.mover.apply(state.board, state.frozen, move)
-            state = state._replace(board=board, frozen=frozen, spent=state.spent + move.cost)
+            state = state._moved(move)
         if isinstance(turn, Part) and state.remaining > 0:
             return state
         state = state._end_move()
