@@ -8,7 +8,8 @@ around the piles the state knows:
 
 * within 1.6 cells: the heap. Each card is the top of the pile on its cell (a card on a new cell
   beside the heap is a new pile). A token within 2.7 cells stands on its cell, on a pile or on
-  bedrock (a pile it stood beside may have gone). A pile whose top card is not seen while tokens
+  bedrock (a pile it stood beside may have gone); where the grid's cards disagree about its cell
+  (counted from the nearest card, or from the lattice alone), it may stand on either. A pile whose top card is not seen while tokens
   stand on it, or that holds several cards (no move takes them all), is in doubt: the tokens may
   hide the card or the camera missed it, and it is then read as the state has it.
 * 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight (outside a
@@ -59,6 +60,7 @@ class PouchesLayout:
             places.setdefault(place, []).append(card)
         for place, cards in places.items():
             add_cards(out, place, cards, one=not place.startswith("pouch/"))
+        between = []  # (player, the cell a token is read on, the other cell it may be on)
         for token in snapshot.tokens:
             where = survey.where(token.center_mm, reach=tabletop.NEAR_REACH)
             named = self.player(token.label)
@@ -67,9 +69,19 @@ class PouchesLayout:
             elif where.kind == "grid":
                 out.add_sighting(f"tokens/{where.cell[0]},{where.cell[1]}", named, token.confidence,
                                  token.alternatives, kind="token", convert=self.player)
+                other = survey.other_cell(token.center_mm)
+                if named is not None and other is not None:
+                    between.append((named, where.cell, other))
             elif where.kind == "off":
                 out.unplaced(describe("token", token.label, token.center_mm) + ": off the play area")
             # a token in a player's area has not entered the heap yet: the view does not show it
+        for player, cell, other in between:
+            # the grid's cards disagree about the token's cell: it may stand on the other one
+            here, there = (f"tokens/{c[0]},{c[1]}" for c in (cell, other))
+            stays = [item.label for item in out.items[here]]
+            stays.remove(player)
+            out.doubt(here, tuple(sorted(stays)))
+            out.doubt(there, tuple(sorted([*(item.label for item in out.items.get(there, ())), player])))
         for cell, top in expected.items():
             # a pile whose top card is not seen: tokens on it may hide it, or the camera missed it where
             # no move could have taken it (a pick takes one card and leaves the next, face down), so it

@@ -90,6 +90,15 @@ class Survey:
                     break
         return found
 
+    def other_cell(self, point: Point) -> Cell | None:
+        """The cell ``point`` lies on counted from the lattice alone, where that is not the cell
+        :meth:`where` counts from the nearest card: the grid's cards disagree about it (the nearest
+        laid out half a cell off its place, its turn misread from afar), so the point is between
+        the two. None where they agree, or where the grid has no cards."""
+        u, v = self.lattice.coords(point)
+        counted = round(u), round(v)
+        return counted if self.landmarks and counted != self._cell(u, v) else None
+
     def _cell(self, u: float, v: float) -> Cell:
         """The cell at (u, v), counted from the nearest card of the grid: a player puts a thing
         beside the grid by eye from the card next to it, so small errors in the fitted pitch do not

@@ -7,6 +7,8 @@ import pytest
 from layout_staging import W, card, stage_pouches, walk
 
 from referee import games, layouts
+from referee.log import PlaythroughLog
+from referee.session import Session
 from referee.snapshot import Alternative, CardSighting, TableSnapshot, TokenSighting
 
 SETTINGS = [("1.9", 2, {}), ("1.3", 3, {}), ("1.9", 4, {"private-pouches": True}), ("1.3", 5, {}), ("1.9", 5, {})]
@@ -133,6 +135,41 @@ def test_a_card_laid_out_half_a_cell_towards_its_neighbour_stays_on_its_own_cell
     cards[i] = card("QS", cards[i].center_mm, 40.0)
     seen = layouts.for_game(game).read(TableSnapshot(1.0, tuple(cards), tokens=snapshot.tokens), state)
     assert "heap/2,1" not in seen.view and seen.uncertain["heap/1,1"]
+
+
+def test_a_token_beside_a_card_laid_out_towards_it_is_in_doubt_between_two_cells(tmp_path):
+    """Pouches trial 1: the JH, seen from afar by one index, was laid out a third of a cell towards Bob's
+    token on the bedrock beside it. Counted from that card, the nearest, the token stood on the JH's own
+    pile: a move out of turn, flagged. Counted from the lattice it stood where it was. Where the two
+    counts differ the token is in doubt between the cells, so the table is asked about, not flagged."""
+    game, state = next((g, after) for g, pairs in positions() for _, after in pairs
+                       if any(spot is not None and spot not in after.heap and (spot[0] - 1, spot[1]) in after.heap
+                              for spot in after.spots.values()))
+    player, spot = next((p, s) for p, s in state.spots.items()
+                        if s is not None and s not in state.heap and (s[0] - 1, s[1]) in state.heap)
+    beside = (spot[0] - 1, spot[1])
+    snapshot, table = stage_pouches(state, random.Random(0), sloppy=False)
+    (x0, y0), (x1, y1) = table.at(beside), table.at(spot)
+    towards = lambda a, f: (a[0] + f * (x1 - x0), a[1] + f * (y1 - y0))  # noqa: E731
+    cards = tuple(card(c.card, towards(c.center_mm, 0.3), c.angle_deg) if math.dist(c.center_mm, (x0, y0)) < 0.3 * W
+                  else c for c in snapshot.cards)
+    tokens = tuple(TokenSighting(t.label, towards(t.center_mm, -0.3), t.confidence) if t.label == player else t
+                   for t in snapshot.tokens)
+    layout = layouts.for_game(game)
+    seen = layout.read(TableSnapshot(2.0, cards, tokens=tokens), state)
+    here, there = f"tokens/{beside[0]},{beside[1]}", f"tokens/{spot[0]},{spot[1]}"
+    assert player in seen.view[here] and there not in seen.view  # counted from the card laid out towards it
+    assert player not in seen.uncertain[here][0] and seen.uncertain[there] == ((player,),)
+    assert state.view() in list(seen.pairs())
+    with PlaythroughLog.create(tmp_path / "log.sqlite") as log:
+        session = Session(game, state, layout, log)
+        kinds = [e.kind for e in session.observe(TableSnapshot(2.0, cards, tokens=tokens))]
+    assert "violation" not in kinds and session.state == state, kinds
+    # the same token where both counts agree, on the card's pile: a move that reads as one
+    tokens = tuple(TokenSighting(t.label, table.at(beside), t.confidence) if t.label == player else t
+                   for t in snapshot.tokens)
+    seen = layout.read(TableSnapshot(2.0, snapshot.cards, tokens=tokens), state)
+    assert player in seen.view[here] and here not in seen.uncertain and there not in seen.uncertain
 
 
 def test_a_pile_whose_card_is_hidden_by_the_tokens_on_it_or_that_holds_several_is_in_doubt_not_gone():
