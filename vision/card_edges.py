@@ -13,6 +13,8 @@ turn read.
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 
@@ -25,6 +27,8 @@ TURNS_DEG = np.arange(-60, 61, 5)  # turns tried round the one read (an index's 
 SAMPLES = 24  # points along each side of an outline, its corners' tenths left out (a neighbour may cover them)
 CLEARLY_BETTER = 0.15  # share of an outline's points on an edge by which a turn must beat the one read
 ON_EDGES = 0.6  # share of its points on an edge an outline needs to be taken at all
+SAME_PLACE_MM = 10.0  # two outlines whose middles lie closer (and turned alike) are one card's place
+SAME_TURN_DEG = 15.0
 
 
 class EdgeMap:
@@ -49,12 +53,7 @@ def turned_by_edges(card: CardSeen, sighting: CardSighting, name: str, calibrati
     outline the picture's edges bear out best, or as it is where no turn does clearly better, or where
     that outline would hold one of ``others_mm`` (the other cards' middles and indices, table mm): a card
     of a fan or a pile lies under its neighbours, whose edges cross it at their own turns."""
-    x0, y0, x1, y1 = card.indices[0]
-    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
-    turns = np.radians(sighting.angle_deg + TURNS_DEG)
-    outlines = _outlines(index, turns, name)  # turns x 4 x 2, table mm
-    scores = _on_edges(np.concatenate([outlines, np.array(sighting.corners_mm, np.float64)[None]]), calibration,
-                       edges.near)
+    outlines, scores = _tried(card, sighting, name, calibration, edges)
     best = int(np.argmax(scores[:-1]))
     if scores[best] < ON_EDGES or scores[best] < scores[-1] + CLEARLY_BETTER:
         return sighting
@@ -66,6 +65,36 @@ def turned_by_edges(card: CardSeen, sighting: CardSighting, name: str, calibrati
     return CardSighting(sighting.card, sighting.face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
                         tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners), round(angle, 2),
                         sighting.confidence, sighting.alternatives)
+
+
+def borne_outline(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,
+                  edges: EdgeMap) -> tuple[np.ndarray, float]:
+    """Of the outlines laid out from ``card``'s first index at the turns round ``sighting``'s, the one
+    the picture's edges bear out best (4 x 2, table mm), and the share of its points on an edge."""
+    outlines, scores = _tried(card, sighting, name, calibration, edges)
+    best = int(np.argmax(scores[:-1]))
+    return outlines[best], float(scores[best])
+
+
+def one_place(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two card outlines (4 x 2, table mm) are one card's place: middles within
+    :data:`SAME_PLACE_MM`, long sides turned alike within :data:`SAME_TURN_DEG` (either way round)."""
+    if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) > SAME_PLACE_MM:
+        return False
+    turns = [math.degrees(math.atan2(*(o[2] - o[1])[::-1])) for o in (a, b)]  # along the long side
+    return abs((turns[0] - turns[1] + 90) % 180 - 90) <= SAME_TURN_DEG
+
+
+def _tried(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,
+           edges: EdgeMap) -> tuple[np.ndarray, np.ndarray]:
+    """The outlines laid out from ``card``'s first index at the turns round ``sighting``'s (turns x 4 x 2,
+    table mm), and the share on edges of each, ``sighting``'s own outline's last."""
+    x0, y0, x1, y1 = card.indices[0]
+    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
+    outlines = _outlines(index, np.radians(sighting.angle_deg + TURNS_DEG), name)
+    scores = _on_edges(np.concatenate([outlines, np.array(sighting.corners_mm, np.float64)[None]]), calibration,
+                       edges.near)
+    return outlines, scores
 
 
 def _outlines(index: np.ndarray, turns: np.ndarray, name: str) -> np.ndarray:

@@ -24,7 +24,7 @@ from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
-from vision.card_edges import EdgeMap, turned_by_edges
+from vision.card_edges import EdgeMap, borne_outline, one_place, turned_by_edges
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
@@ -86,6 +86,7 @@ class TableReader:
         indices = [[s.center_mm, *_index_middles(c, track.calibration)] for c, s in placed]
         placed = [(c, _along_edges(c, s, track.calibration, edges, [p for j, ps in enumerate(indices) if j != k for p in ps]))
                   for k, (c, s) in enumerate(placed)]
+        placed = _without_others_corners(placed, track.calibration, edges)
         placed = self._with_backs(frame, track.calibration, placed)
         placed += self._looked_again(frame, track.calibration, placed)
         placed = self._one_of_each(frame, track.calibration, placed)
@@ -246,10 +247,38 @@ def _along_edges(card: CardSeen, sighting: CardSighting, calibration: TableCalib
     """``sighting`` turned as the picture's edges say (:func:`turned_by_edges`) where it was laid out from
     one index, unless the other cards' middles or indices (``others_mm``) would lie on it; a card with two indices
     apart is laid out from both, and one named from its whole face has its outline from the face."""
-    if card.id == BACK or card.whole_face or not card.indices or \
-            not (len(card.indices) == 1 or _one_corner(card, calibration)):
+    if not _laid_from_one_corner(card, calibration):
         return sighting
     return turned_by_edges(card, sighting, _name(card), calibration, edges, others_mm)
+
+
+def _laid_from_one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
+    """Whether ``card`` is placed by one corner of its face: a face-up card named from its indices, not its
+    whole face, all of them at one corner."""
+    return card.id != BACK and not card.whole_face and bool(card.indices) and \
+        (len(card.indices) == 1 or _one_corner(card, calibration))
+
+
+def _without_others_corners(placed: list[tuple[CardSeen, CardSighting]], calibration: TableCalibration,
+                            edges: EdgeMap) -> list[tuple[CardSeen, CardSighting]]:
+    """``placed`` less the cards seen at one corner that are another card's corner misread: laid out
+    from that corner as the picture's edges bear out best (:func:`borne_outline`, at least
+    :data:`BORNE_OUT` of it on edges), such a card lies just where another card named at least as surely
+    lies (:func:`one_place`; that card's outline as the edges bear it out too, where it was laid from
+    one corner). A card lying on another hides it, indices and all: two cards never show at one
+    place (a Mongoose trial's JD, its bottom corner half under the 6S, read KD 0.92 there at a turn 50
+    degrees off; laid out from that turn the KD stood across the JD, a card nobody revealed)."""
+    outlines, borne = [], []
+    for card, sighting in placed:
+        outline, share = np.array(sighting.corners_mm, np.float64), 0.0
+        if _laid_from_one_corner(card, calibration):
+            edge_outline, share = borne_outline(card, sighting, _name(card), calibration, edges)
+            outline = edge_outline if share >= BORNE_OUT else outline
+        outlines.append(outline)
+        borne.append(share >= BORNE_OUT)
+    rank = [(sighting.confidence, -k) for k, (_, sighting) in enumerate(placed)]
+    return [pair for k, pair in enumerate(placed) if not (borne[k] and any(
+        j != k and rank[j] > rank[k] and one_place(outlines[k], outlines[j]) for j in range(len(placed))))]
 
 
 def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
@@ -271,6 +300,9 @@ def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
 
 
 ONE_CORNER_SIDES = 1.5
+# The share of an outline laid from one corner that must lie on the picture's edges for it to say where its
+# card lies (less than a turn needs, :data:`~vision.card_edges.ON_EDGES`: a card over it may cover a side)
+BORNE_OUT = 0.5
 
 # How surely a card seen by one index must be named for an outline too large to be laid out from its index
 # (false finds on court pictures and pips were named 0.6 to 0.85 on the real and demo tables; session 4)

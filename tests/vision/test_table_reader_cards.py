@@ -121,3 +121,21 @@ def test_a_supply_of_pyramids_packed_like_a_card_is_no_card():
     card = CardSighting("mountain", True, (31.5, 44.0), ((0, 0), (63, 0), (63, 88), (0, 88)), 0.0, 0.9)
     on_card = [dataclasses.replace(p, center_mm=(10.0 + 12 * k, 40.0)) for k, p in enumerate(yellow[:5])]
     assert not packed_over(card, on_card[:4]) and packed_over(card, on_card)
+
+
+def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card():
+    # Mongoose trial 5 at 24.2 s: the JD's bottom corner, half under the 6S, read KD 0.92 at a turn 50 degrees
+    # off; laid out from that turn the KD stood across the JD (middles 37 mm apart), and the referee saw two
+    # cards revealed where one was. Laid out from its corner as the picture's edges bear out, the KD lies just
+    # where the JD does: a card on another hides it, so it is the JD's corner, no card
+    recorded = demo_playthrough("mongoose")
+    source = DemoSource("mongoose", seed=5, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
+                        recorded=_cut(random_playthrough(recorded.game, recorded.setup, 5), 20))
+    reader = TableReader(mat_of(source.demo.recorded.game), deck="standard")
+    source.seek(242)
+    reading = reader.read(source.read(), 24.2)
+    truth = {o.label: (o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "card"}
+    assert "JD" in truth and "KD" not in truth
+    named = [c.card for c in reading.snapshot.cards if c.face_up]
+    assert "KD" not in named and "JD" in named
+    assert sorted(named) == sorted(label for label in truth if label != "back")  # every card of the pool, once
