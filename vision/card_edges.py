@@ -27,7 +27,7 @@ TURNS_DEG = np.arange(-60, 61, 5)  # turns tried round the one read (an index's 
 SAMPLES = 24  # points along each side of an outline, its corners' tenths left out (a neighbour may cover them)
 CLEARLY_BETTER = 0.15  # share of an outline's points on an edge by which a turn must beat the one read
 ON_EDGES = 0.6  # share of its points on an edge an outline needs to be taken at all
-SAME_PLACE_MM = 10.0  # two outlines whose middles lie closer (and turned alike) are one card's place
+SAME_PLACE_MM = 10.0  # two outlines whose middles lie closer, turned alike, are one card's place
 SAME_TURN_DEG = 15.0
 
 
@@ -78,7 +78,8 @@ def borne_outline(card: CardSeen, sighting: CardSighting, name: str, calibration
 
 def one_place(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two card outlines (4 x 2, table mm) are one card's place: middles within
-    :data:`SAME_PLACE_MM`, long sides turned alike within :data:`SAME_TURN_DEG` (either way round)."""
+    :data:`SAME_PLACE_MM`, long sides turned alike within :data:`SAME_TURN_DEG`, either way round (the
+    cards of a fan lie with their middles as close, turned apart)."""
     if np.linalg.norm(a.mean(axis=0) - b.mean(axis=0)) > SAME_PLACE_MM:
         return False
     turns = [math.degrees(math.atan2(*(o[2] - o[1])[::-1])) for o in (a, b)]  # along the long side

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -86,7 +86,7 @@ class TableReader:
         indices = [[s.center_mm, *_index_middles(c, track.calibration)] for c, s in placed]
         placed = [(c, _along_edges(c, s, track.calibration, edges, [p for j, ps in enumerate(indices) if j != k for p in ps]))
                   for k, (c, s) in enumerate(placed)]
-        placed = _without_others_corners(placed, track.calibration, edges)
+        placed = _one_card_a_place(placed, track.calibration, edges)
         placed = self._with_backs(frame, track.calibration, placed)
         placed += self._looked_again(frame, track.calibration, placed)
         placed = self._one_of_each(frame, track.calibration, placed)
@@ -259,15 +259,16 @@ def _laid_from_one_corner(card: CardSeen, calibration: TableCalibration) -> bool
         (len(card.indices) == 1 or _one_corner(card, calibration))
 
 
-def _without_others_corners(placed: list[tuple[CardSeen, CardSighting]], calibration: TableCalibration,
-                            edges: EdgeMap) -> list[tuple[CardSeen, CardSighting]]:
-    """``placed`` less the cards seen at one corner that are another card's corner misread: laid out
-    from that corner as the picture's edges bear out best (:func:`borne_outline`, at least
-    :data:`BORNE_OUT` of it on edges), such a card lies just where another card named at least as surely
-    lies (:func:`one_place`; that card's outline as the edges bear it out too, where it was laid from
-    one corner). A card lying on another hides it, indices and all: two cards never show at one
-    place (a Mongoose trial's JD, its bottom corner half under the 6S, read KD 0.92 there at a turn 50
-    degrees off; laid out from that turn the KD stood across the JD, a card nobody revealed)."""
+def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: TableCalibration,
+                      edges: EdgeMap) -> list[tuple[CardSeen, CardSighting]]:
+    """``placed`` with one card where two show at one place. A card seen at one corner, laid out from
+    that corner as the picture's edges bear out best (:func:`borne_outline`, at least :data:`BORNE_OUT`
+    of it on edges), may lie just where another card lies (:func:`one_place`; that card's outline as the
+    edges bear it out too, where it was laid from one corner). A card lying on another hides it, indices
+    and all, so the two are one card seen at its two corners: the surer is kept, its name in doubt with
+    the other's where they differ (:func:`_names_in_doubt`). A Mongoose trial's JD, its bottom corner
+    half under the 6S, read KD 0.92 there at a turn 50 degrees off; laid out from that turn, the KD
+    stood across the JD, a card nobody revealed; some frames read the KD surer than the JD."""
     outlines, borne = [], []
     for card, sighting in placed:
         outline, share = np.array(sighting.corners_mm, np.float64), 0.0
@@ -277,8 +278,33 @@ def _without_others_corners(placed: list[tuple[CardSeen, CardSighting]], calibra
         outlines.append(outline)
         borne.append(share >= BORNE_OUT)
     rank = [(sighting.confidence, -k) for k, (_, sighting) in enumerate(placed)]
-    return [pair for k, pair in enumerate(placed) if not (borne[k] and any(
-        j != k and rank[j] > rank[k] and one_place(outlines[k], outlines[j]) for j in range(len(placed))))]
+    kept_for: dict[int, list[int]] = {}  # a card kept: the cards at its place that it stands for
+    for k in sorted(range(len(placed)), key=lambda k: rank[k]):  # (the least sure first)
+        j = max((j for j in range(len(placed)) if j != k and (borne[k] or borne[j]) and placed[j][1].face_up
+                 and rank[j] > rank[k] and j not in _dropped(kept_for) and one_place(outlines[k], outlines[j])),
+                key=lambda j: rank[j], default=None)
+        if j is not None and placed[k][1].face_up:
+            kept_for.setdefault(j, []).extend([k, *kept_for.pop(k, [])])
+    dropped = _dropped(kept_for)
+    return [(card, _names_in_doubt(sighting, [placed[k][1] for k in kept_for.get(n, [])]))
+            for n, (card, sighting) in enumerate(placed) if n not in dropped]
+
+
+def _dropped(kept_for: dict[int, list[int]]) -> set[int]:
+    return {k for ks in kept_for.values() for k in ks}
+
+
+def _names_in_doubt(sighting: CardSighting, others: list[CardSighting]) -> CardSighting:
+    """``sighting``, one card with ``others`` (the same card seen at its other corner), its name in doubt
+    with theirs where they name it otherwise: each name as likely as its sighting is sure, among them all."""
+    others = [o for o in others if o.card != sighting.card and o.card is not None]
+    if not others or sighting.card is None:
+        return sighting
+    total = sighting.confidence + sum(o.confidence for o in others)
+    named = {o.card: round(o.confidence / total, 4) for o in others}
+    alternatives = tuple(Alternative(name, p) for name, p in named.items()) + tuple(
+        a for a in sighting.alternatives if a.label not in named)
+    return replace(sighting, confidence=round(sighting.confidence / total, 4), alternatives=alternatives)
 
 
 def _one_corner(card: CardSeen, calibration: TableCalibration) -> bool:
