@@ -261,12 +261,12 @@ def _laid_from_one_corner(card: CardSeen, calibration: TableCalibration) -> bool
 
 def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: TableCalibration,
                       edges: EdgeMap) -> list[tuple[CardSeen, CardSighting]]:
-    """``placed`` with one card where two show at one place. A card seen at one corner, laid out from
-    that corner as the picture's edges bear out best (:func:`borne_outline`, at least :data:`BORNE_OUT`
-    of it on edges), may lie just where another card lies (:func:`one_place`; that card's outline as the
-    edges bear it out too, where it was laid from one corner). A card lying on another hides it, indices
-    and all, so the two are one card seen at its two corners: the surer is kept, its name in doubt with
-    the other's where they differ (:func:`_names_in_doubt`). A Mongoose trial's JD, its bottom corner
+    """``placed`` with one card where two show at one place (:func:`one_place`), at least one of them seen
+    at one corner and laid out from it as the picture's edges bear out best (:func:`borne_outline`, at
+    least :data:`BORNE_OUT` of it on edges; the other as the edges bear it out too where it was so laid,
+    else as placed). A card lying on another hides it, indices and all, so the two are one card seen at
+    its two corners: the surer is kept, its name in doubt with the other's where they differ
+    (:func:`_name_in_doubt`). A Mongoose trial's JD, its bottom corner
     half under the 6S, read KD 0.92 there at a turn 50 degrees off; laid out from that turn, the KD
     stood across the JD, a card nobody revealed; some frames read the KD surer than the JD."""
     outlines, borne = [], []
@@ -286,7 +286,7 @@ def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: 
         if j is not None and placed[k][1].face_up:
             kept_for.setdefault(j, []).extend([k, *kept_for.pop(k, [])])
     dropped = _dropped(kept_for)
-    return [(card, _names_in_doubt(sighting, [placed[k][1] for k in kept_for.get(n, [])]))
+    return [(card, _name_in_doubt(sighting, [placed[k][1] for k in kept_for.get(n, [])]))
             for n, (card, sighting) in enumerate(placed) if n not in dropped]
 
 
@@ -294,7 +294,7 @@ def _dropped(kept_for: dict[int, list[int]]) -> set[int]:
     return {k for ks in kept_for.values() for k in ks}
 
 
-def _names_in_doubt(sighting: CardSighting, others: list[CardSighting]) -> CardSighting:
+def _name_in_doubt(sighting: CardSighting, others: list[CardSighting]) -> CardSighting:
     """``sighting``, one card with ``others`` (the same card seen at its other corner), its name in doubt
     with theirs where they name it otherwise: each name as likely as its sighting is sure, among them all."""
     others = [o for o in others if o.card != sighting.card and o.card is not None]

@@ -97,7 +97,7 @@ class DeckTownLayout:
             out.add_sighting(on, label, sighting.confidence, sighting.alternatives, kind="pyramid",
                              convert=stack_label)
             if sighting.confidence < self.threshold:
-                unsure[on] = unsure.get(on, Counter()) + _standing(("", label))
+                unsure[on] = unsure.get(on, Counter()) + Counter(str(p) for p in sighting.stack)
         seen = out.seen(arrange)
         offers = dict(seen.uncertain)
         for place, contents in _offers(state, seen.view, lone, unsure):

@@ -9,9 +9,10 @@ around the piles the state knows:
 * within 1.6 cells: the heap. Each card is the top of the pile on its cell (a card on a new cell
   beside the heap is a new pile). A token within 2.7 cells stands on its cell, on a pile or on
   bedrock (a pile it stood beside may have gone); where the grid's cards disagree about its cell
-  (counted from the nearest card, or from the lattice alone), it may stand on either. A pile whose top card is not seen while tokens
-  stand on it, or that holds several cards (no move takes them all), is in doubt: the tokens may
-  hide the card or the camera missed it, and it is then read as the state has it.
+  (counted from the nearest card, or from the lattice alone), it may stand on either. A pile whose
+  top card is not seen while tokens stand on it, or that holds several cards (no move takes them
+  all), is in doubt: the tokens may hide the card or the camera missed it, and it is then read as
+  the state has it.
 * 1.6 to 2.7 cells out, in front of a seat: that player's weapon, put forward in a fight (outside a
   fight, a card of their pouch laid down close to the heap is read in the pouch).
 * 2.7 to 12 cells out: that player's pouch, face up (face down under Private Pouches). A token
