@@ -27,7 +27,7 @@ TURNS_DEG = np.arange(-60, 61, 5)  # turns tried round the one read (an index's 
 SAMPLES = 24  # points along each side of an outline, its corners' tenths left out (a neighbour may cover them)
 CLEARLY_BETTER = 0.15  # share of an outline's points on an edge by which a turn must beat the one read
 ON_EDGES = 0.6  # share of its points on an edge an outline needs to be taken at all
-SAME_PLACE_MM = 10.0  # two outlines whose middles lie closer, turned alike, are one card's place
+SAME_PLACE_MM = 15.0  # two outlines whose middles lie closer, turned alike, are one card's place
 SAME_TURN_DEG = 15.0
 
 

@@ -286,8 +286,20 @@ def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: 
         if j is not None and placed[k][1].face_up:
             kept_for.setdefault(j, []).extend([k, *kept_for.pop(k, [])])
     dropped = _dropped(kept_for)
-    return [(card, _name_in_doubt(sighting, [placed[k][1] for k in kept_for.get(n, [])]))
+    # (a card kept for another laid from one corner lies as the edges bear it out: the other card's index or
+    # middle, lying on that outline, kept it from being turned so, and is its own corner)
+    return [(card, _name_in_doubt(_laid_as(sighting, outlines[n]) if n in kept_for and borne[n] else sighting,
+                                  [placed[k][1] for k in kept_for.get(n, [])]))
             for n, (card, sighting) in enumerate(placed) if n not in dropped]
+
+
+def _laid_as(sighting: CardSighting, corners: np.ndarray) -> CardSighting:
+    """``sighting`` with the outline ``corners`` (4 x 2, table mm, top-left corner first)."""
+    centre, top = corners.mean(axis=0), corners[1] - corners[0]
+    angle = math.degrees(math.atan2(top[1], top[0]))
+    return replace(sighting, center_mm=(round(float(centre[0]), 2), round(float(centre[1]), 2)),
+                   corners_mm=tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
+                   angle_deg=round((angle + 180) % 360 - 180, 2))
 
 
 def _dropped(kept_for: dict[int, list[int]]) -> set[int]:
