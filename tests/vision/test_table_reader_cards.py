@@ -123,22 +123,25 @@ def test_a_supply_of_pyramids_packed_like_a_card_is_no_card():
     assert not packed_over(card, on_card[:4]) and packed_over(card, on_card)
 
 
-def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card():
+@pytest.mark.parametrize("seed, frame, real, phantom", [(5, 242, "JD", "KD"), (13, 364, "QC", "JC")])
+def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card(seed, frame, real, phantom):
     # Mongoose trial 5 at 24.2 s: the JD's bottom corner, half under the 6S, read KD 0.92 at a turn 50 degrees
     # off; laid out from that turn the KD stood across the JD (middles 37 mm apart), and the referee saw two
     # cards revealed where one was. Laid out from its corner as the picture's edges bear out, the KD lies just
-    # where the JD does: a card on another hides it, so it is the JD's other corner, and the card's name is in doubt
+    # where the JD does: a card on another hides it, so it is the JD's other corner, and the card's name is in
+    # doubt. Trial 13 at 36.4 s: a JC so read by the QC, whose own outline, kept from the edges by the JC's
+    # index lying on it, stood 23 mm off
     recorded = demo_playthrough("mongoose")
-    source = DemoSource("mongoose", seed=5, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
-                        recorded=_cut(random_playthrough(recorded.game, recorded.setup, 5), 20))
+    source = DemoSource("mongoose", seed=seed, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
+                        recorded=_cut(random_playthrough(recorded.game, recorded.setup, seed), 20))
     reader = TableReader(mat_of(source.demo.recorded.game), deck="standard")
-    source.seek(242)
-    reading = reader.read(source.read(), 24.2)
+    source.seek(frame)
+    reading = reader.read(source.read(), frame / 10)
     truth = {o.label: (o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "card"}
-    assert "JD" in truth and "KD" not in truth
+    assert real in truth and phantom not in truth
     named = [c.card for c in reading.snapshot.cards if c.face_up]
-    assert "KD" not in named and "JD" in named
-    assert sorted(named) == sorted(label for label in truth if label != "back")  # every card of the pool, once
+    assert phantom not in named and named.count(real) == 1, named
     # one card seen at two corners that name it two ways: its name is in doubt between them
-    jd = next(c for c in reading.snapshot.cards if c.card == "JD")
-    assert jd.alternatives[0].label == "KD" and 0.5 < jd.confidence < 0.6, jd
+    card = next(c for c in reading.snapshot.cards if c.card == real)
+    assert card.alternatives[0].label == phantom and 0.5 < card.confidence < 0.6, card
+    assert math.dist(card.center_mm, truth[real]) < 8.0, (card.center_mm, truth[real])
