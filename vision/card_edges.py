@@ -14,6 +14,7 @@ turn read.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import cv2
 import numpy as np
@@ -60,11 +61,17 @@ def turned_by_edges(card: CardSeen, sighting: CardSighting, name: str, calibrati
     corners = outlines[best]
     if any(cv2.pointPolygonTest(corners.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in others_mm):
         return sighting
-    centre = corners.mean(axis=0)
-    angle = (sighting.angle_deg + float(TURNS_DEG[best]) + 180) % 360 - 180
-    return CardSighting(sighting.card, sighting.face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
-                        tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners), round(angle, 2),
-                        sighting.confidence, sighting.alternatives)
+    return replace(sighting, **placed_by(corners))
+
+
+def placed_by(corners: np.ndarray) -> dict:
+    """A sighting's place from its outline (4 x 2, table mm, top-left corner first): ``center_mm``,
+    ``corners_mm`` and ``angle_deg`` (the turn of its top side), rounded as sightings are."""
+    centre, top = corners.mean(axis=0), corners[1] - corners[0]
+    angle = math.degrees(math.atan2(top[1], top[0]))
+    return {"center_mm": (round(float(centre[0]), 2), round(float(centre[1]), 2)),
+            "corners_mm": tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
+            "angle_deg": round((angle + 180) % 360 - 180, 2)}
 
 
 def borne_outline(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,

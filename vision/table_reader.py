@@ -24,7 +24,7 @@ from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
-from vision.card_edges import EdgeMap, borne_outline, one_place, turned_by_edges
+from vision.card_edges import EdgeMap, borne_outline, one_place, placed_by, turned_by_edges
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
@@ -231,15 +231,9 @@ def card_sighting(card: CardSeen, calibration: TableCalibration) -> CardSighting
     if card.id != BACK and (len(card.indices) == 1 or _one_corner(card, calibration)) and (
             _undersized(corners) or (card.confidence >= SURELY_NAMED and not _card_sized(corners, True))):
         corners = _from_index(card, corners, calibration)
-    centre = corners.mean(axis=0)
-    top = corners[1] - corners[0]
-    angle = math.degrees(math.atan2(top[1], top[0]))
-    face_up = card.id != BACK
     return CardSighting(
-        card.id, face_up, (round(float(centre[0]), 2), round(float(centre[1]), 2)),
-        tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
-        round((angle + 180) % 360 - 180, 2), round(float(card.confidence), 4),
-        tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
+        card.id, card.id != BACK, **placed_by(corners), confidence=round(float(card.confidence), 4),
+        alternatives=tuple(Alternative(name, round(float(p), 4)) for name, p in card.alternatives if name != card.id))
 
 
 def _along_edges(card: CardSeen, sighting: CardSighting, calibration: TableCalibration, edges: EdgeMap,
@@ -279,31 +273,20 @@ def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: 
         borne.append(share >= BORNE_OUT)
     rank = [(sighting.confidence, -k) for k, (_, sighting) in enumerate(placed)]
     kept_for: dict[int, list[int]] = {}  # a card kept: the cards at its place that it stands for
-    for k in sorted(range(len(placed)), key=lambda k: rank[k]):  # (the least sure first)
+    # (the least sure first, so that a card kept for others may itself go to a surer one)
+    for k in sorted(range(len(placed)), key=rank.__getitem__):
+        if not placed[k][1].face_up:
+            continue
         j = max((j for j in range(len(placed)) if j != k and (borne[k] or borne[j]) and placed[j][1].face_up
-                 and rank[j] > rank[k] and j not in _dropped(kept_for) and one_place(outlines[k], outlines[j])),
-                key=lambda j: rank[j], default=None)
-        if j is not None and placed[k][1].face_up:
+                 and rank[j] > rank[k] and one_place(outlines[k], outlines[j])), key=rank.__getitem__, default=None)
+        if j is not None:
             kept_for.setdefault(j, []).extend([k, *kept_for.pop(k, [])])
-    dropped = _dropped(kept_for)
+    dropped = {k for ks in kept_for.values() for k in ks}
     # (a card kept for another laid from one corner lies as the edges bear it out: the other card's index or
     # middle, lying on that outline, kept it from being turned so, and is its own corner)
-    return [(card, _name_in_doubt(_laid_as(sighting, outlines[n]) if n in kept_for and borne[n] else sighting,
-                                  [placed[k][1] for k in kept_for.get(n, [])]))
+    return [(card, _name_in_doubt(replace(sighting, **placed_by(outlines[n])) if n in kept_for and borne[n]
+                                  else sighting, [placed[k][1] for k in kept_for.get(n, [])]))
             for n, (card, sighting) in enumerate(placed) if n not in dropped]
-
-
-def _laid_as(sighting: CardSighting, corners: np.ndarray) -> CardSighting:
-    """``sighting`` with the outline ``corners`` (4 x 2, table mm, top-left corner first)."""
-    centre, top = corners.mean(axis=0), corners[1] - corners[0]
-    angle = math.degrees(math.atan2(top[1], top[0]))
-    return replace(sighting, center_mm=(round(float(centre[0]), 2), round(float(centre[1]), 2)),
-                   corners_mm=tuple((round(float(x), 2), round(float(y), 2)) for x, y in corners),
-                   angle_deg=round((angle + 180) % 360 - 180, 2))
-
-
-def _dropped(kept_for: dict[int, list[int]]) -> set[int]:
-    return {k for ks in kept_for.values() for k in ks}
 
 
 def _name_in_doubt(sighting: CardSighting, others: list[CardSighting]) -> CardSighting:
