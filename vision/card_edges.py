@@ -30,6 +30,7 @@ CLEARLY_BETTER = 0.15  # share of an outline's points on an edge by which a turn
 ON_EDGES = 0.6  # share of its points on an edge an outline needs to be taken at all
 SAME_PLACE_MM = 15.0  # two outlines whose middles lie closer, turned alike, are one card's place
 SAME_TURN_DEG = 15.0
+INDEX_PLACE_MM = 4.0  # an index this close to where another card's index lies is that card's
 
 
 class EdgeMap:
@@ -77,9 +78,16 @@ def placed_by(corners: np.ndarray) -> dict:
 def borne_outline(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,
                   edges: EdgeMap) -> tuple[np.ndarray, float]:
     """Of the outlines laid out from ``card``'s first index at the turns round ``sighting``'s, the one
-    the picture's edges bear out best (4 x 2, table mm), and the share of its points on an edge."""
+    the picture's edges bear out best (4 x 2, table mm), and the share of its points on an edge; or of
+    those turned half round, where they bear out clearly better (:data:`CLEARLY_BETTER`): the index was
+    the card's far corner, read as if upright (a Mongoose trial's QH, its bottom index read AH 0.98 at
+    the upright turn, was laid out across the table's edge beyond it, a card nobody played)."""
     outlines, scores = _tried(card, sighting, name, calibration, edges)
     best = int(np.argmax(scores[:-1]))
+    back, back_scores = _tried(card, replace(sighting, angle_deg=sighting.angle_deg + 180), name, calibration, edges)
+    turned = int(np.argmax(back_scores[:-1]))
+    if back_scores[turned] >= scores[best] + CLEARLY_BETTER:
+        return back[turned], float(back_scores[turned])
     return outlines[best], float(scores[best])
 
 
@@ -91,6 +99,15 @@ def one_place(a: np.ndarray, b: np.ndarray) -> bool:
         return False
     turns = [math.degrees(math.atan2(*(o[2] - o[1])[::-1])) for o in (a, b)]  # along the long side
     return abs((turns[0] - turns[1] + 90) % 180 - 90) <= SAME_TURN_DEG
+
+
+def index_places(corners: np.ndarray, name: str) -> np.ndarray:
+    """Where the middles of the two indices of a card with outline ``corners`` (4 x 2, table mm, top-left
+    corner first) and ``name``'s geometry lie on the table (2 x 2, mm): at its top-left and bottom-right."""
+    at = np.array(index_centre_mm(name))
+    across, down = corners[1] - corners[0], corners[3] - corners[0]
+    step = at[0] * across / np.linalg.norm(across) + at[1] * down / np.linalg.norm(down)
+    return np.array([corners[0] + step, corners[2] - step])
 
 
 def _tried(card: CardSeen, sighting: CardSighting, name: str, calibration: TableCalibration,

@@ -24,7 +24,7 @@ from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
-from vision.card_edges import EdgeMap, borne_outline, one_place, placed_by, turned_by_edges
+from vision.card_edges import INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by, turned_by_edges
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
@@ -255,38 +255,63 @@ def _laid_from_one_corner(card: CardSeen, calibration: TableCalibration) -> bool
 
 def _one_card_a_place(placed: list[tuple[CardSeen, CardSighting]], calibration: TableCalibration,
                       edges: EdgeMap) -> list[tuple[CardSeen, CardSighting]]:
-    """``placed`` with one card where two show at one place (:func:`one_place`), at least one of them seen
-    at one corner and laid out from it as the picture's edges bear out best (:func:`borne_outline`, at
-    least :data:`BORNE_OUT` of it on edges; the other as the edges bear it out too where it was so laid,
-    else as placed). A card lying on another hides it, indices and all, so the two are one card seen at
-    its two corners: the surer is kept, its name in doubt with the other's where they differ
-    (:func:`_name_in_doubt`). A Mongoose trial's JD, its bottom corner
-    half under the 6S, read KD 0.92 there at a turn 50 degrees off; laid out from that turn, the KD
-    stood across the JD, a card nobody revealed; some frames read the KD surer than the JD."""
-    outlines, borne = [], []
+    """``placed`` with one card where two show at one place, at least one of them seen at one corner and
+    laid out from it as the picture's edges bear out best (:func:`borne_outline`, at least :data:`BORNE_OUT`
+    of it on edges; the other as the edges bear it out too where it was so laid, else as placed): where
+    their outlines lie alike (:func:`one_place`), or where one, borne out at no turn near its own, has its
+    index just where the other's outline has one (:func:`_index_of`). A card lying on another hides it,
+    indices and all, so the two are one card seen at its two corners: the surer is kept, laid out as the
+    edges bear out its outline or else the other's, its name in doubt with the other's where they differ
+    (:func:`_name_in_doubt`). A Mongoose trial's JD, its bottom corner half under the 6S, read KD 0.92
+    there at a turn 50 degrees off; laid out from that turn, the KD stood across the JD, a card nobody
+    revealed; some frames read the KD surer than the JD."""
+    outlines, shares = [], []
     for card, sighting in placed:
         outline, share = np.array(sighting.corners_mm, np.float64), 0.0
         if _laid_from_one_corner(card, calibration):
             edge_outline, share = borne_outline(card, sighting, _name(card), calibration, edges)
             outline = edge_outline if share >= BORNE_OUT else outline
         outlines.append(outline)
-        borne.append(share >= BORNE_OUT)
+        shares.append(share)
+    borne = [share >= BORNE_OUT for share in shares]
+
+    def one_card(k: int, j: int) -> bool:
+        return ((borne[k] or borne[j]) and one_place(outlines[k], outlines[j])) or \
+            _index_of(placed[k][0], placed[j][0], outlines[j], calibration, borne[k], borne[j]) or \
+            _index_of(placed[j][0], placed[k][0], outlines[k], calibration, borne[j], borne[k])
     rank = [(sighting.confidence, -k) for k, (_, sighting) in enumerate(placed)]
     kept_for: dict[int, list[int]] = {}  # a card kept: the cards at its place that it stands for
     # (the least sure first, so that a card kept for others may itself go to a surer one)
     for k in sorted(range(len(placed)), key=rank.__getitem__):
         if not placed[k][1].face_up:
             continue
-        j = max((j for j in range(len(placed)) if j != k and (borne[k] or borne[j]) and placed[j][1].face_up
-                 and rank[j] > rank[k] and one_place(outlines[k], outlines[j])), key=rank.__getitem__, default=None)
+        j = max((j for j in range(len(placed)) if j != k and placed[j][1].face_up and rank[j] > rank[k]
+                 and one_card(k, j)), key=rank.__getitem__, default=None)
         if j is not None:
             kept_for.setdefault(j, []).extend([k, *kept_for.pop(k, [])])
     dropped = {k for ks in kept_for.values() for k in ks}
-    # (a card kept for another laid from one corner lies as the edges bear it out: the other card's index or
-    # middle, lying on that outline, kept it from being turned so, and is its own corner)
-    return [(card, _name_in_doubt(replace(sighting, **placed_by(outlines[n])) if n in kept_for and borne[n]
-                                  else sighting, [placed[k][1] for k in kept_for.get(n, [])]))
-            for n, (card, sighting) in enumerate(placed) if n not in dropped]
+
+    def laid(n: int, sighting: CardSighting) -> CardSighting:
+        # a card kept for others lies as the edges bear out its outline (another card's index or middle, lying
+        # on it, kept it from being turned so, and was its own corner), else the best borne of theirs
+        best = n if borne[n] else max(kept_for[n], key=shares.__getitem__)
+        return replace(sighting, **placed_by(outlines[best])) if borne[best] else sighting
+    return [(card, _name_in_doubt(laid(n, sighting), [placed[k][1] for k in kept_for[n]]) if n in kept_for
+             else sighting) for n, (card, sighting) in enumerate(placed) if n not in dropped]
+
+
+def _index_of(card: CardSeen, other: CardSeen, outline: np.ndarray, calibration: TableCalibration,
+              borne: bool, other_borne: bool) -> bool:
+    """Whether ``card``, laid out from one corner that the picture's edges bear out at no turn near the one
+    read (not ``borne``), was named from an index of ``other``: ``card``'s index lies within
+    :data:`~vision.card_edges.INDEX_PLACE_MM` of where one of ``other``'s lies by its ``outline``, itself
+    borne out. A Pouches trial's 5C, found by its bottom index, had its top index read 6S at a turn
+    68 degrees off, a card laid out beside it on a pile nobody made."""
+    if borne or not other_borne or not _laid_from_one_corner(card, calibration):
+        return False
+    x0, y0, x1, y1 = card.indices[0]
+    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
+    return bool(np.linalg.norm(index_places(outline, _name(other)) - index, axis=1).min() <= INDEX_PLACE_MM)
 
 
 def _name_in_doubt(sighting: CardSighting, others: list[CardSighting]) -> CardSighting:
