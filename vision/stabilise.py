@@ -42,9 +42,10 @@ between moves; an object missed in one of two frames is kept by the rule below.)
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
 the referee would read a card gone from the table: a move nobody made, which may well be legal
 and be accepted. But a physical object cannot leave without changing the picture where it lay. So
-an object given in the last two readings (not a phantom of one) that the vote now lacks (nothing
-of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
-and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
+an object given in the last two readings (not a phantom of one), or in the last reading where the
+referee read a move from it and played it (:meth:`Stabiliser.vouch`: the game's rules bear it out),
+that the vote now lacks (nothing of its kind within ``match_mm``) is looked up on the pixels: where
+the frame at the last reading and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
 overall brightness is matched: light and exposure drift) on at most
 ``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
@@ -124,7 +125,8 @@ class Stabiliser:
     _given_any: bool = False
     _last_reading: TableSnapshot | None = None  # the reading last given, in any still period
     _last_grey: np.ndarray | None = None  # the small grey frame it was given on
-    _lasting: TableSnapshot | None = None  # the objects of the last two readings given: kept while untouched
+    _lasting: TableSnapshot | None = None  # the objects of the last two readings given (or of one the referee
+    # took for the table: vouch): kept while untouched
     _differs_since: float | None = None
     _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
 
@@ -194,6 +196,14 @@ class Stabiliser:
         if t - self._differs_since >= self.settle_s - TIME_SLACK_S:
             return self._give(t, frame, reading)
         return None
+
+    def vouch(self) -> None:
+        """The referee took the reading last given for the table (it read a move from it and played it):
+        every object in it lasts, kept while its pixels stay untouched, not only those of the last two
+        readings. A pyramid just stepped onto a cell is in one reading; missed at the next look it would
+        be a piece gone from the table, a move nobody made (a Pungo trial flagged a turn so)."""
+        if self._last_reading is not None:
+            self._lasting = self._last_reading
 
     def _reading(self, t: float, where: Where | None) -> TableSnapshot | None:
         """The voted reading, with the lasting objects it lacks whose pixels have not changed."""

@@ -24,7 +24,8 @@ from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
 from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
-from vision.card_edges import INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by, turned_by_edges
+from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
+                               turned_by_edges)
 from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
