@@ -310,8 +310,7 @@ def _index_of(card: CardSeen, other: CardSeen, outline: np.ndarray, calibration:
     68 degrees off, a card laid out beside it on a pile nobody made."""
     if borne or not other_borne or not _laid_from_one_corner(card, calibration):
         return False
-    x0, y0, x1, y1 = card.indices[0]
-    index = calibration.to_table(np.array([[(x0 + x1) / 2, (y0 + y1) / 2]], np.float64))[0]
+    index = np.array(_index_middles(card, calibration)[0])
     return bool(np.linalg.norm(index_places(outline, _name(other)) - index, axis=1).min() <= INDEX_PLACE_MM)
 
 
