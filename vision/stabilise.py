@@ -43,10 +43,11 @@ frames (a card beside a hand that just left, an index in glare). Had the vote si
 the referee would read a card gone from the table: a move nobody made, which may well be legal
 and be accepted. But a physical object cannot leave without changing the picture where it lay. So
 an object given in the last two readings (not a phantom of one), or in the last reading where the
-referee read a move from it and played it (:meth:`Stabiliser.vouch`: the game's rules bear it out),
-that the vote now lacks (nothing of its kind within ``match_mm``) is looked up on the pixels: where
-the frame at the last reading and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
-overall brightness is matched: light and exposure drift) on at most
+referee read a move from it and played it and it was named surely (:meth:`Stabiliser.vouch`: the
+game's rules bear it out), that the vote now lacks (nothing of its kind within ``match_mm``) is
+looked up on the pixels: where the frame at the last reading and the frame now differ (the same
+``pixel_change`` test as for stillness, once the two frames' overall brightness is matched: light
+and exposure drift) on at most
 ``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
@@ -67,6 +68,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from referee.layouts.readout import DEFAULT_THRESHOLD as DOUBTFUL_BELOW
 from referee.pyramids import Pyramid
 from referee.snapshot import (Alternative, CardSighting, DieSighting, PyramidSighting, TableSnapshot, TokenSighting,
                               is_card_id)
@@ -199,11 +201,18 @@ class Stabiliser:
 
     def vouch(self) -> None:
         """The referee took the reading last given for the table (it read a move from it and played it):
-        every object in it lasts, kept while its pixels stay untouched, not only those of the last two
-        readings. A pyramid just stepped onto a cell is in one reading; missed at the next look it would
-        be a piece gone from the table, a move nobody made (a Pungo trial flagged a turn so)."""
-        if self._last_reading is not None:
-            self._lasting = self._last_reading
+        every object in it named surely enough for the referee to take it as named (at least the
+        layouts' threshold of doubt) lasts, kept while its pixels stay untouched, not only those of the
+        last two readings. A pyramid just stepped onto a cell is in one reading; missed at the next look it
+        would be a piece gone from the table, a move nobody made (a Pungo trial flagged a turn so). An
+        object named unsurely is not vouched for: the referee may have taken it as something else, or as
+        nothing (a Mongoose trial's phantom 9D at 0.54 beside the JD, so kept, was a card revealed)."""
+        if self._last_reading is None:
+            return
+        lasting = self._lasting
+        sure = {kind: tuple(s for s in getattr(self._last_reading, kind) if s.confidence >= DOUBTFUL_BELOW
+                            or _near(s, getattr(lasting, kind, ()), self.match_mm)) for kind in KINDS}
+        self._lasting = TableSnapshot(self._last_reading.t, occluded=False, **sure)
 
     def _reading(self, t: float, where: Where | None) -> TableSnapshot | None:
         """The voted reading, with the lasting objects it lacks whose pixels have not changed."""
