@@ -71,10 +71,7 @@ class LivePipeline:
             return []
         self.stats.settled += 1
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        events = list(self.observe(moment.snapshot, jpeg.tobytes() if ok else b""))
-        if any(e.kind == "action" for e in events):  # a move read and played: the reading holds
-            self.stabiliser.vouch()
-        return events
+        return list(self.observe(moment.snapshot, jpeg.tobytes() if ok else b""))
 
     def _judged_lately(self, t: float) -> bool:
         """Whether the table at ``t`` has been still for :attr:`quiet_s`, its reading given and holding

@@ -42,12 +42,10 @@ between moves; an object missed in one of two frames is kept by the rule below.)
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
 the referee would read a card gone from the table: a move nobody made, which may well be legal
 and be accepted. But a physical object cannot leave without changing the picture where it lay. So
-an object given in the last two readings (not a phantom of one), or in the last reading where the
-referee read a move from it and played it and it was named surely (:meth:`Stabiliser.vouch`: the
-game's rules bear it out), that the vote now lacks (nothing of its kind within ``match_mm``) is
-looked up on the pixels: where the frame at the last reading and the frame now differ (the same
-``pixel_change`` test as for stillness, once the two frames' overall brightness is matched: light
-and exposure drift) on at most
+an object given in the last two readings (not a phantom of one) that the vote now lacks (nothing
+of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
+and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
+overall brightness is matched: light and exposure drift) on at most
 ``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
 had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
@@ -68,7 +66,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from referee.layouts.readout import DEFAULT_THRESHOLD as DOUBTFUL_BELOW
 from referee.pyramids import Pyramid
 from referee.snapshot import (Alternative, CardSighting, DieSighting, PyramidSighting, TableSnapshot, TokenSighting,
                               is_card_id)
@@ -127,8 +124,7 @@ class Stabiliser:
     _given_any: bool = False
     _last_reading: TableSnapshot | None = None  # the reading last given, in any still period
     _last_grey: np.ndarray | None = None  # the small grey frame it was given on
-    _lasting: TableSnapshot | None = None  # the objects of the last two readings given (or of one the referee
-    # took for the table: vouch): kept while untouched
+    _lasting: TableSnapshot | None = None  # the objects of the last two readings given: kept while untouched
     _differs_since: float | None = None
     _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
 
@@ -198,21 +194,6 @@ class Stabiliser:
         if t - self._differs_since >= self.settle_s - TIME_SLACK_S:
             return self._give(t, frame, reading)
         return None
-
-    def vouch(self) -> None:
-        """The referee took the reading last given for the table (it read a move from it and played it):
-        every object in it named surely enough for the referee to take it as named (at least the
-        layouts' threshold of doubt) lasts, kept while its pixels stay untouched, not only those of the
-        last two readings. A pyramid just stepped onto a cell is in one reading; missed at the next look it
-        would be a piece gone from the table, a move nobody made (a Pungo trial flagged a turn so). An
-        object named unsurely is not vouched for: the referee may have taken it as something else, or as
-        nothing (a Mongoose trial's phantom 9D at 0.54 beside the JD, so kept, was a card revealed)."""
-        if self._last_reading is None:
-            return
-        lasting = self._lasting
-        sure = {kind: tuple(s for s in getattr(self._last_reading, kind) if s.confidence >= DOUBTFUL_BELOW
-                            or _near(s, getattr(lasting, kind, ()), self.match_mm)) for kind in KINDS}
-        self._lasting = TableSnapshot(self._last_reading.t, occluded=False, **sure)
 
     def _reading(self, t: float, where: Where | None) -> TableSnapshot | None:
         """The voted reading, with the lasting objects it lacks whose pixels have not changed."""

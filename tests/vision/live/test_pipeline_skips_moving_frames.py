@@ -7,7 +7,6 @@ last). The referee gets exactly what it got when every frame was recognised."""
 import numpy as np
 from live_frames import snapshot, table, with_hand
 
-from referee.log.events import Event
 from referee.snapshot import CardSighting
 from vision.live import LivePipeline
 from vision.stabilise import Stabiliser
@@ -92,25 +91,3 @@ def test_a_quiet_table_is_only_rechecked_and_a_face_read_right_at_last_still_cor
     differs = round(2.5 * FPS) + recheck
     assert set(range(differs, differs + 5)) <= set(read)  # ... and every frame once one disagrees
     assert skipping.stats.settled_skips == len(still) - len(read) > 30
-
-
-class _Vouched(Stabiliser):
-    """A stabiliser that counts the readings the referee vouched for."""
-
-    def __post_init__(self):
-        super().__post_init__()
-        self.vouched = []
-
-    def vouch(self):
-        self.vouched.append(self._last_reading.cards[0].center_mm)
-        super().vouch()
-
-
-def test_a_move_the_referee_played_vouches_for_the_reading_it_came_in():
-    # the referee plays a move read from the second table (the card moved), none from the first
-    def played(snap, jpeg):
-        return [Event(1, 0.0, snap.t, "action", {})] if snap.cards[0].center_mm[0] > 100 else []
-    pipeline = LivePipeline(_Recogniser(), played, stabiliser=_Vouched())
-    for n, frame in enumerate(_frames()[0]):
-        pipeline.step(frame, n / FPS)
-    assert pipeline.stats.settled == 2 and pipeline.stabiliser.vouched == [(160.0, 50.0)]
