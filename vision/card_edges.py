@@ -9,6 +9,12 @@ picture, though: its border against the mat, or the next card's. :func:`turned_b
 turns round the one read, each laying the card out from its index as a real card lies, and keeps the
 one whose outline runs along the picture's edges, where it runs along them clearly better than the
 turn read.
+
+The same outlines say when two cards read are one (the table reader's one-card-a-place pass): the
+outline the edges bear out best (:func:`borne_outline`, also turned half round, for an index at the
+card's far corner read as if upright), whether two outlines lie at one place (:func:`one_place`), and
+where a card's indices lie by its outline (:func:`index_places`), for an index misread as a card of
+its own.
 """
 
 from __future__ import annotations

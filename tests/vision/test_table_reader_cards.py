@@ -123,10 +123,10 @@ def test_a_supply_of_pyramids_packed_like_a_card_is_no_card():
     assert not packed_over(card, on_card[:4]) and packed_over(card, on_card)
 
 
-@pytest.mark.parametrize("game, seed, frame, real, phantom", [
-    ("mongoose", 5, 242, "JD", "KD"), ("mongoose", 13, 364, "QC", "JC"), ("mongoose", 15, 302, "QH", "AH"),
-    ("pouches", 18, 160, "5C", "6S")])
-def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card(game, seed, frame, real, phantom):
+@pytest.mark.parametrize("game, seed, frame, real, phantom, most", [
+    ("mongoose", 5, 242, "JD", "KD", 0.6), ("mongoose", 13, 364, "QC", "JC", 0.6),
+    ("mongoose", 15, 302, "QH", "AH", 0.6), ("pouches", 18, 160, "5C", "6S", 0.7)])
+def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card(game, seed, frame, real, phantom, most):
     # Mongoose trial 5 at 24.2 s: the JD's bottom corner, half under the 6S, read KD 0.92 at a turn 50 degrees
     # off; laid out from that turn the KD stood across the JD (middles 37 mm apart), and the referee saw two
     # cards revealed where one was. Laid out from its corner as the picture's edges bear out, the KD lies just
@@ -147,10 +147,11 @@ def test_a_cards_corner_misread_as_another_card_lying_on_it_is_no_card(game, see
     assert real in truth and phantom not in truth
     named = [c.card for c in reading.snapshot.cards if c.face_up]
     assert phantom not in named and named.count(real) == 1, named
-    # one card seen at two corners that name it two ways: its name is in doubt between them (each name as likely
-    # as it was read surely, the real one the surer here)
+    # one card seen at two corners that name it two ways: its name is in doubt between them, each name as likely
+    # as it was read surely (the real one the surer here; both near 0.5 where both corners read surely, the 6S
+    # read at 0.64 beside a 5C at 1.0)
     card = next(c for c in reading.snapshot.cards if c.card == real)
     doubt = card.alternatives[0]
-    assert doubt.label == phantom and 0.3 < doubt.probability < card.confidence < 0.7, card
+    assert doubt.label == phantom and 0.3 < doubt.probability < card.confidence < most, card
     assert card.confidence + doubt.probability == pytest.approx(1.0, abs=1e-3)
     assert math.dist(card.center_mm, truth[real]) < 8.0, (card.center_mm, truth[real])
