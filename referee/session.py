@@ -19,7 +19,12 @@ Low-confidence recognition is never the basis of a violation: a legal reading th
 place's other reading allows is preferred, and when every reading is illegal but the change rests
 on an uncertain place, the players are asked instead. When no reading at all is legal, an uncertain
 place is also read as the state expects it (a doubtful sighting may be nothing: a shadow taken for
-a token), so one doubtful find cannot hide a move. Chance nodes need nothing special: the
+a token), so one doubtful find cannot hide a move. Nor is a violation flagged on a *glance*
+(``snapshot.glance``: the live pipeline's first look at a table just settled, which it follows with a
+second look a moment later): a legal move is played from a glance, but only a second look that still
+shows the illegal table raises the violation. One look can miss a piece just put down or find a card
+in a court card's pip (a Pungo trial's pyramid stepped onto a cell; the Mongoose demo's 4S in the KC's
+picture corner); the next look rarely repeats it. Chance nodes need nothing special: the
 table's reveal is read like any move (``interpret`` returns the chance action).
 
 One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
@@ -197,10 +202,10 @@ class Session:
             seen = self.layout.read(snapshot, self.state)
             corrected, self._reread = self._as_misread_before(seen)
             try:
-                events = self._judge(corrected, _Writer(self.log, snapshot.t, frame), "camera")
+                events, waits = self._judge(corrected, _Writer(self.log, snapshot.t, frame), "camera", snapshot.glance)
             finally:
                 self._reread = frozenset()
-            if self._pending is None:
+            if self._pending is None and not waits:  # (a look that waits is not one the referee settled on)
                 self._remember_misreads(seen.view)
             return events
 
@@ -249,7 +254,7 @@ class Session:
             write = _Writer(self.log, self._snapshot.t, None)
             write("correction", {"what": "relabel", "sighting": sighting, "was": was, "label": label})
             self._drop_pending(write, "the players relabelled a sighting")  # read afresh from here
-            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel")
+            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel")[0]
 
     def choose(self, index: int) -> list[Event]:
         """Answer the open question with its reading number ``index`` (0 is the first offered)."""
@@ -365,13 +370,17 @@ class Session:
         return again if again.view == seen.view else seen
 
     # -- deciding --
-    def _judge(self, seen: SeenView, write: _Writer, source: str) -> list[Event]:
+    def _judge(self, seen: SeenView, write: _Writer, source: str, glance: bool = False) -> tuple[list[Event], bool]:
+        """Decide on ``seen`` (moves in a row, up to :data:`MAX_CHAIN`): the events, and whether a violation
+        waits for a second look (``glance``: the table only glanced at)."""
         for _ in range(MAX_CHAIN):
             self._take_said(write)
             expected = self.state.view()
             if self._pending is not None and self._pending.seen is not None and self._pending.seen.view == seen.view:
                 break  # raised already: the table has not changed since
             kind, candidates, why = self._decide(seen, expected)
+            if kind == "violation" and glance:
+                return write.events, True
             if kind == "nothing":
                 self._drop_pending(write, "the table was put right" if self._pending and
                                    self._pending.kind == "violation" else "the table is back as it was")
@@ -382,7 +391,7 @@ class Session:
                 break
             self._accept(candidates[0].reading, source, write)
             seen = _settled(seen, candidates[0].view)
-        return write.events
+        return write.events, False
 
     def _decide(self, seen: SeenView, expected: View) -> tuple[str, tuple[Candidate, ...], str]:
         """What the table shows: "nothing" new, an "action", a "question", a "violation" or an

@@ -200,11 +200,14 @@ class TableSnapshot:
     dice: tuple[DieSighting, ...] = ()
     tokens: tuple[TokenSighting, ...] = ()
     occluded: bool = False  # a hand or arm over the play area
+    # The first look at a table just settled (the live pipeline looks again a moment later): enough
+    # to play a legal move from, not to flag a violation on (see referee.session.Session.observe)
+    glance: bool = False
 
     def to_json(self) -> dict:
         return {"t": self.t, "cards": [c.to_json() for c in self.cards],
                 "pyramids": [p.to_json() for p in self.pyramids], "dice": [d.to_json() for d in self.dice],
-                "tokens": [k.to_json() for k in self.tokens], "occluded": self.occluded}
+                "tokens": [k.to_json() for k in self.tokens], "occluded": self.occluded, "glance": self.glance}
 
     @classmethod
     def from_json(cls, data: Any) -> TableSnapshot:
@@ -212,7 +215,7 @@ class TableSnapshot:
         return cls(_number("t", d["t"]),
                    _list(d, "cards", CardSighting.from_json), _list(d, "pyramids", PyramidSighting.from_json),
                    _list(d, "dice", DieSighting.from_json), _list(d, "tokens", TokenSighting.from_json),
-                   _bool("occluded", d.get("occluded", False)))
+                   _bool("occluded", d.get("occluded", False)), _bool("glance", d.get("glance", False)))
 
 
 # -- validation helpers: every message names the field and what was wrong --

@@ -7,7 +7,11 @@ holds, only every ``recheck_s``: most of a game is a still table the referee has
 and a frame of it recognised again tells nothing new; read now and then, a face only then read
 right still corrects the settled reading), feeds the stabiliser, and when the table has settled hands the smoothed snapshot and the frame
 (as JPEG, to keep beside the log) to ``observe`` (a :class:`referee.session.Session`'s
-``observe``, or the dashboard's live game). :meth:`run` drives it from a capture source, reading
+``observe``, or the dashboard's live game). Each settled reading is handed over twice: first as a
+*glance* (``snapshot.glance``: a legal move is played from it, a violation is not flagged on it), then,
+when ``settle_s`` more of still frames agree, as a second look (:meth:`Stabiliser.look_again`), on
+which a violation is flagged: one look can miss a piece just put down or read a card into a court
+card's pip, and the next rarely does it again. :meth:`run` drives it from a capture source, reading
 only the newest frame so a slow machine drops frames instead of queueing them.
 """
 
@@ -71,7 +75,11 @@ class LivePipeline:
             return []
         self.stats.settled += 1
         ok, jpeg = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, 85])
-        return list(self.observe(moment.snapshot, jpeg.tobytes() if ok else b""))
+        snapshot = moment.snapshot if moment.again else dataclasses.replace(moment.snapshot, glance=True)
+        events = list(self.observe(snapshot, jpeg.tobytes() if ok else b""))
+        if not moment.again:
+            self.stabiliser.look_again()
+        return events
 
     def _judged_lately(self, t: float) -> bool:
         """Whether the table at ``t`` has been still for :attr:`quiet_s`, its reading given and holding

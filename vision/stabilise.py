@@ -38,6 +38,11 @@ reaches further back in the still period rather than trust a single frame. (Not 
 reading under three frames a second then still reads the demo table, which stays still for a second
 between moves; an object missed in one of two frames is kept by the rule below.)
 
+**A second look.** Asked to (:meth:`Stabiliser.look_again`, as the live pipeline does after each
+reading it hands over), the stabiliser gives the same reading once more when ``settle_s`` of frames
+after it (``min_votes`` snapshots at least) still agree: the referee's second look, which alone may
+flag a violation. It is a reading given like any other, so an object seen at both looks lasts (below).
+
 **Objects stay until their pixels change.** Recognition sometimes misses an object for a few
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
 the referee would read a card gone from the table: a move nobody made, which may well be legal
@@ -90,6 +95,7 @@ class StableMoment:
     snapshot: TableSnapshot | None  # the smoothed reading; None when no snapshot was pushed while still
     frames: int  # frames pushed while still
     votes: int  # snapshots that voted on the reading
+    again: bool = False  # a second look at the reading given before (look_again), voted on the frames since
 
 
 @dataclass(frozen=True)
@@ -126,6 +132,7 @@ class Stabiliser:
     _last_grey: np.ndarray | None = None  # the small grey frame it was given on
     _lasting: TableSnapshot | None = None  # the objects of the last two readings given: kept while untouched
     _differs_since: float | None = None
+    _again_after: float | None = None  # a second look asked for at this frame time (look_again)
     _status: Stillness = Stillness(MOVING, 0.0, 0.0, "no frame yet")
 
     def __post_init__(self) -> None:
@@ -145,7 +152,8 @@ class Stabiliser:
     def settled(self) -> bool:
         """Whether the table is still, its reading for this still period given, and the snapshots
         since agree with it (none is under way to a new stable moment)."""
-        return self._given_any and self._status.status == STABLE and self._differs_since is None
+        return self._given_any and self._status.status == STABLE and self._differs_since is None \
+            and self._again_after is None
 
     def push(self, frame_time: float, frame: np.ndarray | None,
              snapshot: TableSnapshot | None = None, where: Where | None = None) -> StableMoment | None:
@@ -188,6 +196,9 @@ class Stabiliser:
             reading = self._reading(t, where)
         if reading is None or _same_marks(_marks_of(reading), self._given, self.match_mm):
             self._differs_since = None
+            if self._again_after is not None and t - self._again_after >= self.settle_s - TIME_SLACK_S \
+                    and self._vote.since(self._again_after) >= self.min_votes:
+                return self._give(t, frame, reading or self._reading(t, where), again=True)
             return None
         if self._differs_since is None:
             self._differs_since = t
@@ -195,18 +206,27 @@ class Stabiliser:
             return self._give(t, frame, reading)
         return None
 
+    def look_again(self) -> None:
+        """Give the reading just given once more, as a second look (``again``), when the table stays still
+        and ``settle_s`` of frames after it (``min_votes`` snapshots at least) agree with it. A reading that
+        changes meanwhile is given as usual instead. The live pipeline asks after every first look: the
+        referee flags no violation on one look alone (``TableSnapshot.glance``)."""
+        if self._given_any and self._last_t is not None:
+            self._again_after = self._last_t
+
     def _reading(self, t: float, where: Where | None) -> TableSnapshot | None:
         """The voted reading, with the lasting objects it lacks whose pixels have not changed."""
         return self._with_untouched(self._vote.snapshot(t), where) if len(self._vote) else None
 
-    def _give(self, t: float, frame: np.ndarray | None, reading: TableSnapshot | None) -> StableMoment:
+    def _give(self, t: float, frame: np.ndarray | None, reading: TableSnapshot | None,
+              again: bool = False) -> StableMoment:
         if reading is not None:
             before = self._last_reading
             self._lasting = _common(reading, before, self.match_mm) if before is not None else None
             self._last_reading, self._last_grey = reading, self._previous
         self._given = _marks_of(reading) if reading is not None else None
-        self._given_any, self._differs_since = True, None
-        return StableMoment(t, self._still_since, frame, reading, self._frames, len(self._vote))
+        self._given_any, self._differs_since, self._again_after = True, None, None
+        return StableMoment(t, self._still_since, frame, reading, self._frames, len(self._vote), again)
 
     def _with_untouched(self, reading: TableSnapshot, where: Where | None) -> TableSnapshot:
         """``reading`` with the lasting objects (given in the last two readings) that it lacks but whose
@@ -236,7 +256,7 @@ class Stabiliser:
     def _restart(self, t: float, status: str, reason: str, motion: float) -> None:
         self._still_since, self._frames = t, 0
         self._vote.clear()
-        self._given, self._given_any, self._differs_since = None, False, None
+        self._given, self._given_any, self._differs_since, self._again_after = None, False, None, None
         self._anchor = self._previous
         self._status = Stillness(status, t, motion, reason)
 
@@ -325,6 +345,10 @@ class IdentityVote:
 
     def __len__(self) -> int:
         return len(self._times)
+
+    def since(self, t: float) -> int:
+        """How many of the snapshots voting were taken after ``t``."""
+        return sum(1 for taken in self._times if taken > t)
 
     def add(self, t: float, snapshot: TableSnapshot) -> None:
         self._times.append(t)

@@ -2,7 +2,8 @@
 over the table) would restart the wait and its reading be thrown away, so it is not recognised at all;
 a table still for ``quiet_s`` whose reading was given and holds is recognised again only every
 ``recheck_s`` (a frame of it read again tells nothing new but now and then a face read right at
-last). The referee gets exactly what it got when every frame was recognised."""
+last). The referee gets exactly what it got when every frame was recognised: each settled table twice,
+a glance and then a second look (``snapshot.glance``: no violation is flagged on a glance)."""
 
 import numpy as np
 from live_frames import snapshot, table, with_hand
@@ -65,8 +66,12 @@ def test_moving_says_beforehand_what_push_will_decide_and_asking_changes_nothing
 def test_frames_in_motion_are_not_recognised_and_the_referee_gets_the_same_tables():
     skipping, given = _run(_Recogniser())
     everything, given_always = _run(_Recogniser(always=True))
-    assert given == given_always and len(given) == 2  # the table before the hand, and after it moved the card
-    assert [s.cards[0].center_mm for s in given] == [(100.0, 50.0), (160.0, 50.0)]
+    # the table before the hand, and after it moved the card: each a glance, then a second look on later frames
+    assert given == given_always and len(given) == 4
+    assert [(s.cards[0].center_mm, s.glance) for s in given] == [
+        ((100.0, 50.0), True), ((100.0, 50.0), False), ((160.0, 50.0), True), ((160.0, 50.0), False)]
+    settle = skipping.stabiliser.settle_s
+    assert given[1].t - given[0].t >= settle - 1e-6 and given[3].t - given[2].t >= settle - 1e-6
     frames, hand = _frames()
     read = set(skipping.reader.read_at)
     assert len(everything.reader.read_at) == len(frames)
@@ -81,9 +86,10 @@ def test_a_quiet_table_is_only_rechecked_and_a_face_read_right_at_last_still_cor
     late = lambda t: "7H" if t < 2.5 else "7D"  # noqa: E731
     skipping, given = _run(_Recogniser(name=late, where=lambda t: 100.0), still)
     everything, given_always = _run(_Recogniser(always=True, name=late, where=lambda t: 100.0), still)
-    assert [(s.cards[0].card, round(s.cards[0].confidence, 2)) for s in given] == [
-        (s.cards[0].card, round(s.cards[0].confidence, 2)) for s in given_always] == [("7H", 0.97), ("7D", 0.97)]
-    assert given[1].t - given_always[1].t <= skipping.recheck_s  # the correction comes at most a recheck later
+    assert [(s.cards[0].card, round(s.cards[0].confidence, 2), s.glance) for s in given] == [
+        (s.cards[0].card, round(s.cards[0].confidence, 2), s.glance) for s in given_always] == [
+        ("7H", 0.97, True), ("7H", 0.97, False), ("7D", 0.97, True), ("7D", 0.97, False)]
+    assert given[2].t - given_always[2].t <= skipping.recheck_s  # the correction comes at most a recheck later
     read = sorted(skipping.reader.read_at)
     quiet, recheck = round(skipping.quiet_s * FPS), round(skipping.recheck_s * FPS)
     assert read[:quiet] == list(range(quiet))  # every frame of the first quiet_s
