@@ -39,9 +39,11 @@ reading under three frames a second then still reads the demo table, which stays
 between moves; an object missed in one of two frames is kept by the rule below.)
 
 **A second look.** Asked to (:meth:`Stabiliser.look_again`, as the live pipeline does after each
-reading it hands over), the stabiliser gives the same reading once more when ``settle_s`` of frames
-after it (``min_votes`` snapshots at least) still agree: the referee's second look, which alone may
-flag a violation. It is a reading given like any other, so an object seen at both looks lasts (below).
+reading it hands over), the stabiliser gives the same reading once more when the table has stayed
+still ``settle_s`` longer and the snapshots since then still agree: the referee's second look, which
+alone may flag a violation. It votes on those later snapshots only (one is enough: at 2.5 frames a
+second the second look must come before the next hand), so what the first look saw in a frame or two
+of its own may go. It is a reading given like any other, so an object seen at both looks lasts (below).
 
 **Objects stay until their pixels change.** Recognition sometimes misses an object for a few
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
@@ -191,14 +193,19 @@ class Stabiliser:
         if not len(self._vote) or self._given is None:
             self._differs_since = None
             return None
+        if self._again_after is not None and t - self._again_after >= self.settle_s - TIME_SLACK_S \
+                and self._vote.since(self._again_after):
+            # the second look votes on the frames since the first alone (however few: a slow camera must look
+            # again before a hand comes), so what the first look saw in a frame or two may go
+            self._vote.expire(self._again_after + TIME_SLACK_S, keep=1)
+            reading = self._reading(t, where)
+            if reading is not None and _same_marks(_marks_of(reading), self._given, self.match_mm):
+                return self._give(t, frame, reading, again=True)
         reading = None
         if not _same_marks(self._vote.marks(), self._given, self.match_mm):  # what the vote alone says first: cheap
             reading = self._reading(t, where)
         if reading is None or _same_marks(_marks_of(reading), self._given, self.match_mm):
             self._differs_since = None
-            if self._again_after is not None and t - self._again_after >= self.settle_s - TIME_SLACK_S \
-                    and self._vote.since(self._again_after) >= self.min_votes:
-                return self._give(t, frame, reading or self._reading(t, where), again=True)
             return None
         if self._differs_since is None:
             self._differs_since = t
@@ -208,7 +215,7 @@ class Stabiliser:
 
     def look_again(self) -> None:
         """Give the reading just given once more, as a second look (``again``), when the table stays still
-        and ``settle_s`` of frames after it (``min_votes`` snapshots at least) agree with it. A reading that
+        ``settle_s`` longer and the snapshots since (one at least) agree with it. A reading that
         changes meanwhile is given as usual instead. The live pipeline asks after every first look: the
         referee flags no violation on one look alone (``TableSnapshot.glance``)."""
         if self._given_any and self._last_t is not None:

@@ -2,9 +2,12 @@
 
 import pytest
 
+from vision.synth.demo import demo_playthrough
 from vision.synth.render import render
 from vision.synth.scene import Camera, CardObject, Effects, Scene, SceneError
-from vision.synth.sequence import Sequence, frames, render_sequence
+from vision.synth.script import ILLEGAL_LONGER_S
+from vision.synth.script import sequence as scripted
+from vision.synth.sequence import Sequence, frame_count, frames, render_sequence
 
 
 def _positions():
@@ -45,3 +48,24 @@ def test_sequences_round_trip_and_refuse_nonsense():
         Sequence([first], fps=0)
     with pytest.raises(SceneError, match=r"states\[0\].cards\[0\].id"):
         Sequence.from_json('{"states": [{"cards": [{"id": "XX", "x": 0, "y": 0}]}]}')
+
+
+def test_a_position_may_be_held_for_its_own_time():
+    # a table after an illegal move stays longer: its player waits for the referee's word
+    first, second = _positions()
+    sequence = Sequence([first, second], fps=10, hold_s=0.3, reach_s=1.0, holds=[0.5, 0.2])
+    shots = list(frames(sequence))
+    assert [bool(s.hands) for _, s in shots] == [False] * 5 + [True] * 10 + [False] * 2
+    assert frame_count(sequence) == len(shots) and Sequence.from_json(sequence.to_json()) == sequence
+    with pytest.raises(SceneError, match="holds gives 1 times for 2 positions"):
+        Sequence([first, second], holds=[1.0])
+    with pytest.raises(SceneError, match="not negative"):
+        Sequence([first, second], holds=[1.0, -0.1])
+
+
+def test_a_scripted_illegal_table_is_held_longer_by_whole_looks_of_a_slow_camera():
+    recorded = demo_playthrough("pouches")  # its uphill move is an @illegal line
+    seq, table = scripted(recorded, size=(320, 180), hold_s=1.0)
+    illegal = [n for n, shot in enumerate(table) if shot.illegal]
+    assert illegal and all(seq.held(n) == 22 for n in illegal) and seq.held(0) == 10
+    assert all(round(ILLEGAL_LONGER_S * seq.fps) % every == 0 for every in (2, 3, 4, 6))

@@ -78,13 +78,22 @@ def stager_for(recorded: recorded_games.Playthrough, table: list[Shot], seed: in
     return Stager(recorded.game, [s.state for s in table], seed=seed, size=size)
 
 
+# An illegal table stays this much longer than the others: its player waits for the referee's word, which
+# needs two looks (a slow camera's second look comes a second or more after the table settled). 12 frames
+# at 10 fps: a whole number of looks for a camera read every 2nd, 3rd, 4th or 6th frame, so every table
+# after it is looked at on the same frames as without it.
+ILLEGAL_LONGER_S = 1.2
+
+
 def sequence(recorded: recorded_games.Playthrough, seed: int = 0, size: tuple[int, int] = (1280, 720),
              fps: float = 10.0, hold_s: float = 1.0, reach_s: float = 1.5) -> tuple[Sequence, list[Shot]]:
     """The recorded game as a video sequence, and the shots its positions show (one per position)."""
     table = shots(recorded)
     stager = stager_for(recorded, table, seed, size)
     scenes = [stager.scene(s.state, s.known) for s in table]
-    return Sequence(scenes, fps=fps, hold_s=hold_s, reach_s=reach_s), table
+    holds = [hold_s + ILLEGAL_LONGER_S if shot.illegal else hold_s for shot in table] \
+        if any(s.illegal for s in table) else []
+    return Sequence(scenes, fps=fps, hold_s=hold_s, reach_s=reach_s, holds=holds), table
 
 
 def write_frames(path, folder, seed: int = 0, size: tuple[int, int] = (1280, 720), fps: float = 10.0,

@@ -1,7 +1,7 @@
 """A scripted playthrough as video frames: game positions with a hand reaching in between them.
 
 A :class:`Sequence` lists scenes (the table after each move). Each is held still for ``hold_s``
-seconds; then a hand comes in from the camera-side player's edge to where the table changes,
+seconds (or its own time in ``holds``: a table after an illegal move stays until the referee has spoken); then a hand comes in from the camera-side player's edge to where the table changes,
 the change happens while the hand is there (hidden under it, as in life), and the hand leaves.
 :func:`frames` yields the scene of every frame; :func:`render_sequence` renders them.
 
@@ -33,10 +33,17 @@ class Sequence:
     hold_s: float = 1.0  # how long each position stays untouched
     reach_s: float = 1.5  # how long a hand takes to come in, make the move and leave
     skin: tuple[int, int, int] = (120, 150, 200)
+    holds: list[float] = field(default_factory=list)  # each position's own hold, where not hold_s (empty: none)
 
     def __post_init__(self) -> None:
-        if self.fps <= 0 or self.hold_s < 0 or self.reach_s < 0:
-            raise SceneError("fps must be positive, hold_s and reach_s not negative")
+        if self.fps <= 0 or self.hold_s < 0 or self.reach_s < 0 or any(h < 0 for h in self.holds):
+            raise SceneError("fps must be positive, hold_s, holds and reach_s not negative")
+        if self.holds and len(self.holds) != len(self.states):
+            raise SceneError(f"holds gives {len(self.holds)} times for {len(self.states)} positions")
+
+    def held(self, position: int) -> int:
+        """How many frames position ``position`` is held still."""
+        return round((self.holds[position] if self.holds else self.hold_s) * self.fps)
 
     @classmethod
     def from_json(cls, text: str) -> Sequence:
@@ -63,7 +70,7 @@ def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
     dt = 1.0 / sequence.fps
     n = 0
     for i, state in enumerate(sequence.states):
-        for _ in range(round(sequence.hold_s * sequence.fps)):
+        for _ in range(sequence.held(i)):
             yield n * dt, _frame_scene(state, n), i
             n += 1
         if i + 1 == len(sequence.states):
@@ -93,7 +100,7 @@ def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
 def frame_count(sequence: Sequence) -> int:
     """How many frames :func:`timeline` yields."""
     positions = len(sequence.states)
-    return (round(sequence.hold_s * sequence.fps) * positions
+    return (sum(sequence.held(i) for i in range(positions))
             + max(2, round(sequence.reach_s * sequence.fps)) * max(positions - 1, 0))
 
 

@@ -1,5 +1,7 @@
 """The session referees snapshots: moves accepted, violations held, questions asked, corrections logged."""
 
+import dataclasses
+
 import pytest
 
 from live_table import JPEG, ScriptedLayout, ZoneLayout, card, mongoose_game, pouches_script, pungo_game
@@ -91,6 +93,34 @@ def test_an_illegal_move_is_held_with_its_rule_until_put_right_then_overruled(tm
     entered = session.enter(Move("ann", "0,1"), overrule=True)  # the same move, typed in and accepted
     assert kinds(entered) == ["correction", "overrule"] and entered[1].payload["violation"] is None
     assert replay(session.log.events()).state == session.state and session.state.spots["ann"] == (0, 1)
+
+
+def test_a_violation_waits_for_a_second_look_and_a_glance_still_plays_a_legal_move(tmp_path):
+    """pouches-1.9/move/uphill, seen at a glance (the live pipeline's first look at a settled table): nothing
+    is flagged until a second look shows it too; a glance whose illegal table is gone at the second look
+    (a piece missed, a card read in a pip) flags nothing; a legal move is played from a glance at once."""
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:13]:
+        state = state.apply(game.actions.parse(line))
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
+    uphill = dict(state.view())
+    uphill["tokens/0,1"] = ("ann",)
+    del uphill["tokens/-1,1"]
+
+    def glance(t, seen):
+        return dataclasses.replace(layout.show(t, seen), glance=True)
+    assert session.observe(glance(1.0, View(uphill))) == [] and session.pending is None
+    assert session.observe(layout.show(1.5, state.view())) == []  # the second look: the table as expected
+    assert session.observe(glance(2.0, View(uphill))) == []
+    flagged = session.observe(layout.show(2.5, View(uphill)))  # the second look agrees: flagged now
+    assert kinds(flagged) == ["violation"] and session.state == state
+    assert "pouches-1.9/move/uphill" in [r["rule"] for r in flagged[0].payload["readings"][0]["verdict"]["reasons"]]
+    assert kinds(session.observe(glance(3.0, state.view()))) == ["resolved"]  # put right: no second look needed
+    legal = next(a for a in state.legal_actions() if state.apply(a).view() != state.view())
+    played = session.observe(glance(4.0, state.apply(legal).view()))
+    assert kinds(played)[0] == "action" and session.state == state.apply(legal)
+    assert [e.kind for e in session.log.events()].count("violation") == 1
 
 
 def test_a_pick_and_the_card_it_uncovers_are_two_moves_read_from_one_snapshot(tmp_path):
