@@ -24,7 +24,9 @@ pieces where a card's art meets its white border: the print whose colour goes on
 (:meth:`Foreground.print_round`) is no piece, and a blob that took some in is read without it; a blob mostly such
 print is no token either, whatever its colour (the edge of a blue back's panel, for a blue pawn). A medium or small
 pyramid whose blob is ringed on every side by what the foreground took for shadow stands on a larger pyramid of grey,
-white or clear plastic (:meth:`PieceReader._grey_under`): a shadow falls one way, away from the light.
+white or clear plastic (:meth:`PieceReader._grey_under`): a shadow falls one way, away from the light; unless the
+game has no pyramids of the colour that larger one reads as (a pyramid raised on a small inside it casts its shadow
+all round: the blob is then read alone).
 
     reader = PieceReader(calibration, tokens=registry, dice_in_play=1, flat_print_mm=markers_print_mm(mat))
     reading = reader.read(frame)        # .pyramids, .dice, .tokens: referee sightings
@@ -839,15 +841,21 @@ class PieceReader:
             sizes = sorted(((f[0], f[2]) for f in fits if f[1] == "pyramid"), reverse=True)
             size_conf = _size_confidence(sizes[0][0] - sizes[1][0], iou)
             alts = [(s, round(float(v / max(sizes[0][0], 1e-6)) * 0.5, 4)) for v, s in sizes[1:2] if v > MIN_IOU]
+            grey = self._grey(image)
+
+            def stack(fit, what, alts):
+                full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
+                return read_stack(fit, what, self.view, fg, self.palette, size_conf, alts,
+                                  pips_at=lambda top, h, lift: pip_dip(grey, full_fit, what, top, h, self.camera,
+                                                                       lift_mm=lift))
             under = self._grey_under(fg, blob, fit, what)
             if under is not None:  # the pyramid fitted stands on a larger one of grey plastic, taken for shadow
-                alts = [(what, round(float(iou / max(under[0].iou, iou)) * 0.5, 4))]  # (the blob alone: its size)
-                fit, what = under
-            grey = self._grey(image)
-            full_fit = Fit(fit.x, fit.y, fit.angle, fit.iou, fit.outline_px)
-            sighting, features = read_stack(
-                fit, what, self.view, fg, self.palette, size_conf, alts,
-                pips_at=lambda top, h, lift: pip_dip(grey, full_fit, what, top, h, self.camera, lift_mm=lift))
+                # (the blob alone: its size)
+                sighting, features = stack(*under, [(what, round(float(iou / max(under[0].iou, iou)) * 0.5, 4))])
+            if under is None or not self._in_play(sighting):
+                # a larger pyramid of a plastic the game has not is no such pyramid: the ring round the blob is
+                # shadow (Pungo trial 4: a medium raised on a small perched on another medium, its shadow all round)
+                sighting, features = stack(fit, what, alts)
             out.bands.append(((fit.x, fit.y), int(what), features))
             token = self.tokens.pyramid_token("+".join(str(p) for p in sighting.stack))
             if token is not None:

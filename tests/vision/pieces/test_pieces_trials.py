@@ -132,3 +132,14 @@ def test_a_medium_touching_a_large_in_a_supply_is_read_a_medium():
     # redrawn kept it so. Tried as a large and a medium, the outlines cover the part better (0.867 -> 0.90)
     (pyramids, _, _), truth = Trial("deck-town", 8).read(0.5)
     _assert_supply_read(pyramids, truth, "red")
+
+
+def test_a_medium_raised_on_a_small_inside_another_medium_is_read_where_it_stands():
+    # Pungo trial 4 at 20.2 s: red2+red1+red2 at r1c1, the top medium raised by the small perched inside, its shadow
+    # all round it, which read as a larger clear pyramid under it (clear3+red2, no colour of the game: no reading),
+    # so the stack was missed and the referee saw two pieces gone
+    (pyramids, _, _), truth = Trial("pungo", 4).read(20.2)
+    stack = next(o for o in truth.objects if o.kind == "pyramid" and o.extra.get("stack") == "red2+red1+red2")
+    spot = (stack.pose["x"], stack.pose["y"])
+    near = [p for p in pyramids if math.dist(p.center_mm, spot) < 10.0]
+    assert [str(p.stack[0]) for p in near] == ["red2"] and math.dist(near[0].center_mm, spot) < 6.0
