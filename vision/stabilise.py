@@ -43,7 +43,8 @@ reading it hands over), the stabiliser gives the same reading once more when the
 still ``settle_s`` longer and the snapshots since then still agree: the referee's second look, which
 alone may flag a violation. It votes on those later snapshots only (one is enough: at 2.5 frames a
 second the second look must come before the next hand), so what the first look saw in a frame or two
-of its own may go. It is a reading given like any other, so an object seen at both looks lasts (below).
+of its own may go. What lasts (below) is left as the first look left it: a phantom the vote saw at both
+looks of one still period, kept as lasting, was read in a Mongoose trial as a card revealed.
 
 **Objects stay until their pixels change.** Recognition sometimes misses an object for a few
 frames (a card beside a hand that just left, an index in glare). Had the vote simply dropped it,
@@ -227,7 +228,7 @@ class Stabiliser:
 
     def _give(self, t: float, frame: np.ndarray | None, reading: TableSnapshot | None,
               again: bool = False) -> StableMoment:
-        if reading is not None:
+        if reading is not None and not again:  # (a second look makes nothing last: a phantom of both looks would)
             before = self._last_reading
             self._lasting = _common(reading, before, self.match_mm) if before is not None else None
             self._last_reading, self._last_grey = reading, self._previous
