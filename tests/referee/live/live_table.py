@@ -104,6 +104,25 @@ def pouches_script(name: str):
     return recorded.game, recorded.game.new_state(recorded.setup), lines
 
 
+def uphill(path):
+    """A Pouches session at ``path`` with ann to move on bedrock at -1,1 (a recorded game's first 13 moves), its
+    scripted layout, that state, and the table of her illegal move up to 0,1 (a 5 without a Diamond):
+    (session, layout, state, uphill view)."""
+    from referee import View
+    from referee.log import PlaythroughLog
+    from referee.session import Session
+
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:13]:
+        state = state.apply(game.actions.parse(line))
+    layout = ScriptedLayout()
+    session = Session(game, state, layout, PlaythroughLog.create(path))
+    seen = dict(state.view())
+    seen["tokens/0,1"] = ("ann",)
+    del seen["tokens/-1,1"]
+    return session, layout, state, View(seen)
+
+
 def play_mongoose(path, moves: int | None = None, frame: bytes | None = None):
     """A session at ``path`` that has played the first ``moves`` table changes of the recorded game
     (all of them by default); returns (session, states)."""

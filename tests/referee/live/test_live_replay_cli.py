@@ -1,9 +1,7 @@
 """`tableside replay LOG` prints the game, every event with its verdict in words, and the outcome."""
 
-from live_table import ScriptedLayout, play_mongoose, pouches_script
-from referee import View
-from referee.log import PlaythroughLog, export_jsonl
-from referee.session import Session
+from live_table import play_mongoose, uphill
+from referee.log import export_jsonl
 from webui.cli import main
 
 
@@ -21,15 +19,8 @@ def test_replay_prints_the_game_its_verdicts_and_the_outcome(tmp_path, capsys):
 
 
 def test_replay_tells_violations_overrules_and_a_damaged_tail(tmp_path, capsys):
-    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
-    for line in lines[:13]:
-        state = state.apply(game.actions.parse(line))
-    layout = ScriptedLayout()
-    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
-    uphill = dict(state.view())
-    uphill["tokens/0,1"] = ("ann",)
-    del uphill["tokens/-1,1"]
-    session.observe(layout.show(1.0, View(uphill)))
+    session, layout, _, table = uphill(tmp_path / "p.sqlite")
+    session.observe(layout.show(1.0, table))
     session.overrule()
     export_jsonl(session.log, tmp_path / "p.jsonl")
     assert main(["replay", str(tmp_path / "p.sqlite")]) == 0

@@ -5,6 +5,7 @@ import dataclasses
 import pytest
 
 from live_table import JPEG, ScriptedLayout, ZoneLayout, card, mongoose_game, pouches_script, pungo_game
+from live_table import uphill as uphill_table
 from referee import IllegalAction, TableSnapshot, View
 from referee.games.mongoose.actions import Reveal
 from referee.games.pouches.actions import Move, Pick, Weapons
@@ -60,32 +61,25 @@ def test_a_whole_mongoose_game_is_accepted_move_by_move_and_the_log_rebuilds_it(
 
 
 def test_an_illegal_move_is_held_with_its_rule_until_put_right_then_overruled(tmp_path):
-    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
-    for line in lines[:13]:  # up to bob's dig and its reveal: ann stands on bedrock at -1,1
-        state = state.apply(game.actions.parse(line))
+    session, layout, state, uphill = uphill_table(tmp_path / "p.sqlite")  # ann from bedrock to a 5, no Diamond
     assert state.to_move == "ann"
-    layout = ScriptedLayout()
-    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
-    uphill = dict(state.view())
-    uphill["tokens/0,1"] = ("ann",)  # bedrock to a 5 without a Diamond
-    del uphill["tokens/-1,1"]
-    events = session.observe(layout.show(1.0, View(uphill)))
+    events = session.observe(layout.show(1.0, uphill))
     assert kinds(events) == ["violation"]
     reasons = events[0].payload["readings"][0]["verdict"]["reasons"]
     assert "pouches-1.9/move/uphill" in [r["rule"] for r in reasons]
     assert session.state == state and session.pending.kind == "violation"
-    assert session.observe(layout.show(2.0, View(uphill))) == []  # still the same table: nothing new
+    assert session.observe(layout.show(2.0, uphill)) == []  # still the same table: nothing new
     put_back = session.observe(layout.show(3.0, state.view()))
     assert kinds(put_back) == ["resolved"] and put_back[0].payload["of"] == events[0].seq
     assert session.pending is None and session.state == state
-    again = session.observe(layout.show(4.0, View(uphill)))
+    again = session.observe(layout.show(4.0, uphill))
     assert kinds(again) == ["violation"]
     with pytest.raises(SessionError):
         session.choose(0)  # a violation is not a question
     overruled = session.overrule()
     assert kinds(overruled) == ["overrule"] and overruled[0].payload["violation"] == again[0].seq
-    assert session.state.spots["ann"] == (0, 1) and session.state.view() == View(uphill)
-    assert session.observe(layout.show(5.0, View(uphill))) == []
+    assert session.state.spots["ann"] == (0, 1) and session.state.view() == uphill
+    assert session.observe(layout.show(5.0, uphill)) == []
     assert replay(session.log.events()).state == session.state
     with pytest.raises(SessionError):
         session.overrule()
@@ -99,21 +93,14 @@ def test_a_violation_waits_for_a_second_look_and_a_glance_still_plays_a_legal_mo
     """pouches-1.9/move/uphill, seen at a glance (the live pipeline's first look at a settled table): nothing
     is flagged until a second look shows it too; a glance whose illegal table is gone at the second look
     (a piece missed, a card read in a pip) flags nothing; a legal move is played from a glance at once."""
-    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
-    for line in lines[:13]:
-        state = state.apply(game.actions.parse(line))
-    layout = ScriptedLayout()
-    session = Session(game, state, layout, PlaythroughLog.create(tmp_path / "p.sqlite"))
-    uphill = dict(state.view())
-    uphill["tokens/0,1"] = ("ann",)
-    del uphill["tokens/-1,1"]
+    session, layout, state, uphill = uphill_table(tmp_path / "p.sqlite")
 
     def glance(t, seen):
         return dataclasses.replace(layout.show(t, seen), glance=True)
-    assert session.observe(glance(1.0, View(uphill))) == [] and session.pending is None
+    assert session.observe(glance(1.0, uphill)) == [] and session.pending is None
     assert session.observe(layout.show(1.5, state.view())) == []  # the second look: the table as expected
-    assert session.observe(glance(2.0, View(uphill))) == []
-    flagged = session.observe(layout.show(2.5, View(uphill)))  # the second look agrees: flagged now
+    assert session.observe(glance(2.0, uphill)) == []
+    flagged = session.observe(layout.show(2.5, uphill))  # the second look agrees: flagged now
     assert kinds(flagged) == ["violation"] and session.state == state
     assert "pouches-1.9/move/uphill" in [r["rule"] for r in flagged[0].payload["readings"][0]["verdict"]["reasons"]]
     assert kinds(session.observe(glance(3.0, state.view()))) == ["resolved"]  # put right: no second look needed
