@@ -57,6 +57,10 @@ def test_a_position_may_be_held_for_its_own_time():
     shots = list(frames(sequence))
     assert [bool(s.hands) for _, s in shots] == [False] * 5 + [True] * 10 + [False] * 2
     assert frame_count(sequence) == len(shots) and Sequence.from_json(sequence.to_json()) == sequence
+    # a longer hold repeats its last still frame's sensor noise: every later frame is the one it would be without it
+    longer = [s.seed for _, s in frames(Sequence([first, second], fps=10, hold_s=0.3, reach_s=1.0, holds=[0.5, 0.3]))]
+    usual = [s.seed for _, s in frames(Sequence([first, second], fps=10, hold_s=0.3, reach_s=1.0))]
+    assert longer[:3] + longer[5:] == usual and longer[2] == longer[3] == longer[4]
     with pytest.raises(SceneError, match="holds gives 1 times for 2 positions"):
         Sequence([first, second], holds=[1.0])
     with pytest.raises(SceneError, match="not negative"):

@@ -1,7 +1,8 @@
 """A scripted playthrough as video frames: game positions with a hand reaching in between them.
 
 A :class:`Sequence` lists scenes (the table after each move). Each is held still for ``hold_s``
-seconds (or its own time in ``holds``: a table after an illegal move stays until the referee has spoken); then a hand comes in from the camera-side player's edge to where the table changes,
+seconds (or its own time in ``holds``: a table after an illegal move stays until the referee has spoken; its
+extra frames repeat its last still frame's sensor noise, so every frame after it is as it would be without it); then a hand comes in from the camera-side player's edge to where the table changes,
 the change happens while the hand is there (hidden under it, as in life), and the hand leaves.
 :func:`frames` yields the scene of every frame; :func:`render_sequence` renders them.
 
@@ -69,10 +70,14 @@ def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
     until the hand touches the table, then the new one)."""
     dt = 1.0 / sequence.fps
     n = 0
+    noise = 0  # the frame's sensor noise: a position's own longer hold (holds) repeats its last still frame's,
+    # so every later frame is the one it would be without it
+    usual = round(sequence.hold_s * sequence.fps)
     for i, state in enumerate(sequence.states):
-        for _ in range(sequence.held(i)):
-            yield n * dt, _frame_scene(state, n), i
+        for k in range(sequence.held(i)):
+            yield n * dt, _frame_scene(state, noise), i
             n += 1
+            noise += k < usual - 1 or k == sequence.held(i) - 1
         if i + 1 == len(sequence.states):
             break
         after = sequence.states[i + 1]
@@ -91,10 +96,11 @@ def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
             hand = HandObject(float(x), float(y), angle=math.degrees(a), height_mm=40.0 + 80.0 * (1 - closeness),
                               skin=sequence.skin, motion_px=float(min(40.0, speed * px_per_mm * dt * 0.5)))
             shown = i if phase < 0.5 else i + 1
-            scene = _frame_scene(sequence.states[shown], n)
+            scene = _frame_scene(sequence.states[shown], noise)
             scene.hands = list(scene.hands) + [hand]
             yield n * dt, scene, shown
             n += 1
+            noise += 1
 
 
 def frame_count(sequence: Sequence) -> int:
