@@ -26,7 +26,8 @@ from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
                                turned_by_edges)
-from vision.cards.backs import SAME_CARD_MM, find_backs, visible_area
+from vision.cards.backs import SAME_CARD_MM, find_backs, find_panels, visible_area
+from vision.cards import whole_face
 from vision.cards.closer import read_closer
 from vision.cards.recognise import CARD_MM, CardRecogniser, CardSeen, card_outline, index_centre_mm, index_length_mm
 
@@ -56,6 +57,7 @@ class TableReader:
     deck: str = "auto"  # the card names the game uses: standard, decktet or auto
     recogniser: CardRecogniser | None = None
     pieces: PieceReader | None = None
+    copies: int = 1  # how many cards of one name the game's deck holds (two in Deck Town's double Decktet)
     intrinsics: object | None = None  # calibration.intrinsics.CameraIntrinsics
     # A saved calibration (four clicked corners: calibration.json) for a table whose mat is not in
     # view; used only until the mat's markers are first seen, which then take over.
@@ -117,17 +119,20 @@ class TableReader:
 
     def _one_of_each(self, frame: np.ndarray, calibration: TableCalibration,
                      placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
-        """``placed`` with each name on one card: a game's deck holds every card once, so where a name is
-        read on two cards all but the surest are looked at again, closer (:func:`read_closer`, at most
-        :data:`TWICE_NAMED_LOOKS`, least sure first). A card named anew, by a name not on the table, takes that
-        name; one the closer look names as another card on the table, or cannot name, was a mark on a
-        card (a Mongoose collection's 2D's corner read as the pool's JD, 0.92) and goes; one it names
-        as before stays, and the referee sees the name twice."""
+        """``placed`` with each name on as many cards as the game's deck holds of it (:attr:`copies`, most
+        often one): where a name is read on more, all but the surest are looked at again, closer
+        (:func:`read_closer`, at most :data:`TWICE_NAMED_LOOKS`, least sure first). A card named anew, by a
+        name the table holds too few of, takes that name; one the closer look names as a card the table
+        holds enough of, or cannot name, was a mark on a card (a Mongoose collection's 2D's corner read as
+        the pool's JD, 0.92) and goes; one it names as before stays, and the referee sees the name too often.
+        (Deck Town's double Decktet holds two of each number card: a town of two Painters lost one of them,
+        the closer look at a Decktet card's small index naming nothing, in trial 4.)"""
         names: dict[str, list[int]] = {}
         for k, (_, s) in enumerate(placed):
             if s.face_up and s.card not in (None, BACK):
                 names.setdefault(s.card, []).append(k)
-        doubtful = sorted((k for ks in names.values() for k in sorted(ks, key=lambda k: -placed[k][1].confidence)[1:]),
+        doubtful = sorted((k for ks in names.values()
+                           for k in sorted(ks, key=lambda k: -placed[k][1].confidence)[self.copies:]),
                           key=lambda k: placed[k][1].confidence)
         placed, gone = list(placed), set()
         for k in doubtful[:TWICE_NAMED_LOOKS]:
@@ -135,16 +140,29 @@ class TableReader:
             card = self._closer(frame, _card_square(old, calibration))
             if card.id == old.card:
                 continue
-            if card.id in (None, BACK) or card.id in names:
+            if card.id in (None, BACK) or len(names.get(card.id, ())) >= self.copies:
                 gone.add(k)
             else:
-                names[card.id] = [k]
+                names.setdefault(card.id, []).append(k)
                 placed[k] = (card, card_sighting(card, calibration))
         return [p for k, p in enumerate(placed) if k not in gone]
 
     def _closer(self, frame: np.ndarray, polygon) -> CardSeen:
         """The card inside ``polygon`` (picture pixels) read from an enlarged cut-out (:func:`read_closer`)."""
         return read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+
+    def _face_at(self, frame: np.ndarray, polygon) -> CardSeen | None:
+        """On a Decktet table, the card the whole-face net surely names inside ``polygon`` (picture
+        pixels: a card-sized outline whose middle is no paper), with the outline the net placed; else
+        None (a back, or no card). The recogniser
+        may miss a Decktet card's face (a pyramid on its art panel: Deck Town trial 1's desert, taken
+        for a back in every look until it was covered)."""
+        recogniser = self.recogniser or _default_recogniser()
+        faces = whole_face.reader(recogniser.folder, recogniser.threads) if self.deck == "decktet" else None
+        read = faces.name(frame, np.array(polygon, np.float32)) if faces is not None else None
+        if read is None:
+            return None
+        return CardSeen(read.name, read.confidence, read.polygon.tolist(), read.alternatives, whole_face=True)
 
     def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
@@ -161,12 +179,20 @@ class TableReader:
         named = [(c, s) for c, s in placed if s.face_up and s.card is not None]
         face_up = [p for c, s in named for p in (s.center_mm, *_index_middles(c, calibration)[:1])]
         found = find_backs(frame, calibration, area, face_up, paper_mm=(-ox, -oy, pw, ph))
-        backs, replaced = [], set()
-        for back in found:
+        # a Decktet card's edge may be lost where its art panel's is not: a card round a panel may be a
+        # face-up card the recogniser missed (no back: a back's print is as large as its card)
+        panels = [p for p in (find_panels(frame, calibration, area, face_up) if self.deck == "decktet" else ())
+                  if not any(math.dist(p.centre_mm, b.centre_mm) < SAME_CARD_MM for b in found)]
+        backs, replaced, on_backs = [], set(), []
+        for k, back in enumerate(found + panels):
             corners = back.corners_mm()
             polygon = calibration.to_image(np.array(corners)).tolist()
-            if back.face_like:  # a face-up card the index stage missed or could not name: read it closer
-                card = self._closer(frame, polygon)
+            # a face-up card the index stage missed or could not name: read it closer (or, a Decktet
+            # card, from its whole face: its art panel fills its middle as a back's print does)
+            card = self._closer(frame, polygon) if back.face_like else self._face_at(frame, polygon)
+            if card is None and k >= len(found):
+                continue  # a panel no card was read round
+            if card is not None:
                 # an unknown card with its middle or an index in the outline was this card, not read
                 unknown = {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
                     _within(corners, p) for p in [s.center_mm, *_index_middles(c, calibration)])}
@@ -175,6 +201,7 @@ class TableReader:
                 replaced |= unknown
                 backs.append((card, card_sighting(card, calibration)))
                 continue
+            on_backs.append(corners)
             backs.append((CardSeen(BACK, back.filled, polygon),
                           CardSighting(BACK, False, tuple(round(v, 2) for v in back.centre_mm),
                                        tuple((round(x, 2), round(y, 2)) for x, y in corners),
@@ -183,7 +210,6 @@ class TableReader:
         # side of the deck (the deck's pattern read as an index: a Mongoose trial's deck gave an unknown card
         # in a play area at the opening; another's right edge, its mark 0.2 mm outside the back's outline,
         # an unknown card that the votes named 2H in ann's play area)
-        on_backs = [b.corners_mm() for b in found if not b.face_like]
         replaced |= {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(
             _within(back, p, DECK_EDGE_MM) for back in on_backs
             for p in _index_middles(c, calibration)[:1] or [s.center_mm])}

@@ -44,11 +44,21 @@ from referee import layouts
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
 from vision.table_reader import SAVED, GamePieces, TableReader
+from webui import sightings
 from webui.table_calibration import AREA_FILENAME
 
 # The card names each game's deck uses (TableReader's ``deck``); Pungo has no cards, and is read
 # as the demo table reads it.
 DECKS = {"pouches": "standard", "mongoose": "standard", "deck-town": "decktet", "pungo": "standard"}
+
+
+def copies_in_deck(game_name: str) -> int:
+    """How many cards of one name ``game_name``'s deck holds (two in Deck Town's Myrmex deck, a double
+    Decktet; one in a game without cards)."""
+    build = sightings.DECKS.get(game_name)
+    return max(Counter(build()).values()) if build else 1
+
+
 DEFAULT_PAPER = "A3"  # the mat assumed until markers show which paper it was printed on
 FPS_WINDOW_S = 3.0  # the frame rate shown is over this many recent seconds
 JPEG_QUALITY = 80
@@ -209,7 +219,8 @@ class CameraRunner(threading.Thread):
         self.live.session.use_layout(layouts.for_game(self.live.game, zones_of(mat)))
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
-        return TableReader(mat, deck=DECKS[self.pieces_game], pieces=self._pieces(mat),
+        return TableReader(mat, deck=DECKS[self.pieces_game], copies=copies_in_deck(self.pieces_game),
+                           pieces=self._pieces(mat),
                            intrinsics=self.intrinsics, fallback=fallback)
 
     def _pieces(self, mat) -> GamePieces:

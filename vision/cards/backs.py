@@ -43,6 +43,10 @@ WHITE = 0.7  # a pixel is as white as the paper when each of its colours is this
 # boxed by the cards round it and the mat's lines, no card (rendered trial tables: cards 0.96-0.97, a two of
 # diamonds 0.97, an empty place between cards 1.00)
 BLANK = 0.995
+# a Decktet card's art panel (mm, short and long side): the project's faces print it 39 x 66 mm on the
+# 63 x 88 mm card, the published art sets (../shared/data/decktet/art) about 42 x 65 mm
+PANEL_SHORT = (32.0, 50.0)
+PANEL_LONG = (52.0, 72.0)
 EDGE_PX = 4  # (in the view from above) an outline coming this close to the picture's edge may be cut by it
 
 
@@ -114,6 +118,34 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
     and face-up cards no index was found on (``face_like``, measured against the mat's paper, the
     table rectangle ``paper_mm``, where given). Outlines holding one of the ``face_up_mm`` centres
     (face-up cards already named) are left out."""
+    short, long = CARD_MM
+    top, found = _rectangles(frame, calibration, area_mm, (SMALLEST * short, LARGEST * short),
+                             (SMALLEST * long, LARGEST * long), long / short)
+    if paper_mm is not None:
+        white = _paper_white(top, area_mm, paper_mm)
+        found = [BackSeen(f.centre_mm, f.angle_deg, f.filled, _paper_share(top, area_mm, f, white)) for f in found
+                 if _paper_share(top, area_mm, f, white, middle=0.8) < BLANK]
+    return _apart(found, face_up_mm)
+
+
+def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
+                face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
+    """The cards round the art panels in ``frame`` within the table rectangle ``area_mm``: rectangles of
+    a Decktet art panel's size (:data:`PANEL_SHORT`, :data:`PANEL_LONG`: the panel fills most of a
+    card's middle), each given as the card-sized outline round its middle at its turn (the panel sits
+    a few millimetres off the card's middle: who reads the card puts its outline right). A Decktet
+    card's own edge is often lost on a white mat, or under bright light, where its coloured panel's is
+    not. Outlines holding one of the ``face_up_mm`` centres (cards already named) are left out."""
+    return _apart(_rectangles(frame, calibration, area_mm, PANEL_SHORT, PANEL_LONG, None)[1], face_up_mm)
+
+
+def _rectangles(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
+                short_mm: tuple[float, float], long_mm: tuple[float, float],
+                ratio: float | None) -> tuple[np.ndarray, list[BackSeen]]:
+    """The view from above of ``area_mm``, and the closed outlines in it whose smallest enclosing
+    rectangle has sides within ``short_mm`` and ``long_mm`` (and, unless None, a long side ``ratio``
+    times the short, within :data:`SQUARENESS`), filling it (:data:`FILLED`) and clear of the
+    picture's edge, each as the card-sized outline round the rectangle's middle at its turn."""
     top = rectify(frame, calibration, area_mm, PX_PER_MM)
     grey = cv2.cvtColor(top, cv2.COLOR_BGR2GRAY)
     grey = cv2.GaussianBlur(grey, (0, 0), 1.0)
@@ -126,17 +158,16 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
     in_view = cv2.erode(rectify(np.full(frame.shape[:2], 255, np.uint8), calibration, area_mm, PX_PER_MM),
                         np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8),
                         borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    short, long = CARD_MM
     found: list[BackSeen] = []
-    for contour in _long_enough(contours, SMALLEST * long * PX_PER_MM):
+    for contour in _long_enough(contours, long_mm[0] * PX_PER_MM):
         points = contour.reshape(-1, 2)
         if not in_view[points[:, 1], points[:, 0]].all():
             continue
         (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
         a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
-        if not (SMALLEST * short <= a <= LARGEST * short and SMALLEST * long <= b <= LARGEST * long):
+        if not (short_mm[0] <= a <= short_mm[1] and long_mm[0] <= b <= long_mm[1]):
             continue
-        if abs((b / a) / (long / short) - 1) > SQUARENESS:
+        if ratio is not None and abs((b / a) / ratio - 1) > SQUARENESS:
             continue
         filled = cv2.contourArea(contour) / max(w * h, 1.0)
         if filled < FILLED:
@@ -144,19 +175,21 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
         short_deg = angle if w <= h else angle + 90.0  # minAreaRect's angle is along its "width"
         centre = (area_mm[0] + (cx + 0.5) / PX_PER_MM, area_mm[1] + (cy + 0.5) / PX_PER_MM)
         found.append(BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, filled)))
-    if paper_mm is not None:
-        white = _paper_white(top, area_mm, paper_mm)
-        found = [BackSeen(f.centre_mm, f.angle_deg, f.filled, _paper_share(top, area_mm, f, white)) for f in found
-                 if _paper_share(top, area_mm, f, white, middle=0.8) < BLANK]
-    backs: list[BackSeen] = []
+    return top, found
+
+
+def _apart(found: list[BackSeen], face_up_mm) -> list[BackSeen]:
+    """``found`` less outlines within :data:`SAME_CARD_MM` of a better-filled one (a card's edge and
+    its print's), and those holding one of the ``face_up_mm`` centres."""
+    kept: list[BackSeen] = []
     for back in sorted(found, key=lambda f: -f.filled):
-        if any(math.dist(back.centre_mm, kept.centre_mm) < SAME_CARD_MM for kept in backs):
+        if any(math.dist(back.centre_mm, k.centre_mm) < SAME_CARD_MM for k in kept):
             continue
         outline = np.array(back.corners_mm(), np.float32)
         if any(cv2.pointPolygonTest(outline, (float(x), float(y)), False) >= 0 for x, y in face_up_mm):
             continue
-        backs.append(back)
-    return backs
+        kept.append(back)
+    return kept
 
 
 def _paper_white(top: np.ndarray, area_mm, paper_mm) -> np.ndarray | None:

@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
+from vision.cards.classes import BACK, CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
 from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -58,6 +58,12 @@ class FaceRead:
     @property
     def confidence(self) -> float:
         return float(self.probs.max())
+
+    @property
+    def alternatives(self) -> list[tuple[str, float]]:
+        """The runners-up (at most three, at least 0.01 likely; 'none' is no card's name)."""
+        order = np.argsort(-self.probs)[1:4]
+        return [(FACE_CLASSES[i], float(self.probs[i])) for i in order if FACE_CLASSES[i] != NONE and self.probs[i] >= 0.01]
 
 
 def find_outlines(image: np.ndarray) -> list[np.ndarray]:
@@ -291,6 +297,14 @@ class WholeFaceReader:
                 reads[k] = FaceRead(both / both.sum(), _to_picture(c, q))
         return reads
 
+    def name(self, image: np.ndarray, quad: np.ndarray) -> FaceRead | None:
+        """The card whose outline in ``image`` is ``quad`` (picture pixels, found some other way: a
+        card-sized outline on a calibrated table), where the net names one at least
+        :data:`SURE_FACE` surely, with the outline it placed (as :meth:`read`); None where it reads a
+        back, no card, or nothing surely."""
+        reads = self.read(image, [quad])
+        return reads[0] if reads and reads[0].name not in (NONE, BACK) and reads[0].confidence >= SURE_FACE else None
+
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops.
         Each crop is read both ways up (a Decktet face reads the same half a turn round, and the net
@@ -370,9 +384,6 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
             kept.append(read)
     cards = list(cards)
     for read in kept:
-        order = np.argsort(-read.probs)
-        alternatives = [(FACE_CLASSES[i], float(read.probs[i])) for i in order[1:4]
-                        if FACE_CLASSES[i] != NONE and read.probs[i] >= 0.01]
         polygon = [[float(x), float(y)] for x, y in read.polygon]
         same = [c for c in cards if _same_place(read.polygon, np.array(c.polygon, np.float32))
                 or any(_inside(read.polygon, box) for box in c.indices)]
@@ -382,10 +393,12 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
         # the index boxes of the card it names, or of none (an index too small to read: they tell the
         # table reader this card is face up), not those that named another card: misread, and often
         # boxed too small (the demo's Pact, its index read as the Windfall at half an index's size),
-        # which the table reader would drop the card for
-        indices = [box for c in same if c.id in (read.name, None) for box in c.indices]
+        # which the table reader would drop the card for; and only those on the read's card (a double
+        # deck's two cards of one name lying near were merged by the index stage into one card, whose
+        # boxes on the other would make that card's read this one's again)
+        indices = [box for c in same if c.id in (read.name, None) for box in c.indices if _inside(read.polygon, box)]
         cards = [c for c in cards if not any(c is s for s in same)]
-        cards.append(CardSeen(read.name, read.confidence, polygon, alternatives, indices, whole_face=True))
+        cards.append(CardSeen(read.name, read.confidence, polygon, read.alternatives, indices, whole_face=True))
     return cards
 
 

@@ -1,0 +1,79 @@
+"""Decktet cards through the table reader: a double deck's two cards of one name, and a face-up card the
+recogniser missed whose art panel fills its middle as a back's print does (Deck Town's seeded trials,
+``bench.trials``, issue #11)."""
+
+from __future__ import annotations
+
+import math
+
+from bench.trials import HOLD_S, REACH_S, _cut
+from calibration.mats import mat_layout, mat_of
+from referee.playthrough import random_playthrough
+from vision import table_reader
+from vision.synth.demo import DemoSource, demo_pieces, demo_playthrough
+from vision.synth.random_scene import random_scene
+from vision.synth.render import render
+from vision.synth.scene import CardObject, MatObject
+from vision.table_reader import TableReader
+from webui.camera_runner import DECKS, copies_in_deck
+
+
+def test_deck_towns_myrmex_deck_holds_two_of_a_name_and_the_other_games_one():
+    assert copies_in_deck("deck-town") == 2
+    assert copies_in_deck("pouches") == copies_in_deck("mongoose") == 1
+    assert copies_in_deck("pungo") == 1  # no cards at all
+
+
+def _two_painters():
+    """A rendered Deck Town mat seen from 0.7 m with two Painters and a Journey face up on it."""
+    scene = random_scene(972_000, size=(1280, 720), cards=0, pyramids=0, hands=0)
+    scene.mat = MatObject("deck-town", "A3")
+    scene.camera.target_mm, scene.camera.distance_mm, scene.camera.tilt_deg = (150.0, 140.0), 700.0, 15.0
+    scene.camera.distortion = (0.0, 0.0, 0.0, 0.0, 0.0)
+    scene.clutter = []
+    scene.cards = [CardObject("painter", 120, 130, angle=2), CardObject("painter", 200, 130, angle=-3),
+                   CardObject("journey", 160, 240, angle=1)]
+    return render(scene).image
+
+
+def test_a_double_decks_two_cards_of_one_name_are_both_kept_without_a_closer_look(monkeypatch):
+    image = _two_painters()
+    looked = []
+    closer = table_reader.read_closer
+    monkeypatch.setattr(table_reader, "read_closer", lambda *a, **k: looked.append(a[2]) or closer(*a, **k))
+    layout = mat_layout("deck-town", "A3")
+
+    snapshot = TableReader(layout, deck="decktet", copies=copies_in_deck("deck-town")).read(image, 1.0).snapshot
+    painters = sorted(c.center_mm[0] for c in snapshot.cards if c.card == "painter")
+    assert len(painters) == 2 and abs(painters[0] - 120) < 6 and abs(painters[1] - 200) < 6, snapshot.cards
+    assert looked == []  # a name on two cards is no misreading in a deck holding two of it
+
+    # a deck of one of each looks again, closer, at the less sure of the two
+    TableReader(layout, deck="decktet").read(image, 1.0)
+    assert len(looked) == 1
+
+
+def _deck_town_trial(seed: int):
+    demo = demo_playthrough("deck-town")
+    source = DemoSource("deck-town", seed=seed, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
+                        recorded=_cut(random_playthrough(demo.game, demo.setup, seed), 20))
+    game = source.demo.recorded.game
+    return source, TableReader(mat_of(game), deck=DECKS["deck-town"], copies=copies_in_deck("deck-town"),
+                               pieces=demo_pieces(source))
+
+
+def test_a_decktet_card_under_a_pyramid_that_the_recogniser_missed_is_read_from_its_face_not_taken_for_a_back():
+    # Deck Town trial 1 at 24.4 s: the Desert in the town, a yellow small on its art panel. The recogniser found
+    # no card there; the card-sized outline round it, its middle the panel's colours and no paper, was
+    # reported a back (0.96) in every look until a pyramid covered it. The whole-face net reads it Desert 1.0.
+    source, reader = _deck_town_trial(1)
+    source.seek(244)
+    snapshot = reader.read(source.read(), 24.4).snapshot
+    desert = next(o for o in source.truth.objects if o.kind == "card" and o.label == "desert")
+    at = (desert.pose["x"], desert.pose["y"])
+    there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
+    assert [c.card for c in there] == ["desert"], there
+    assert math.dist(there[0].center_mm, at) < 5
+    # the draw pile beside the town is still a back
+    deck = next(o for o in source.truth.objects if o.kind == "card" and o.label == "back" and o.pose["height_mm"] > 5)
+    assert [c.card for c in snapshot.cards if math.dist(c.center_mm, (deck.pose["x"], deck.pose["y"])) < 30] == ["back"]
