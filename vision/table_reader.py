@@ -179,10 +179,11 @@ class TableReader:
         named = [(c, s) for c, s in placed if s.face_up and s.card is not None]
         face_up = [p for c, s in named for p in (s.center_mm, *_index_middles(c, calibration)[:1])]
         found = find_backs(frame, calibration, area, face_up, paper_mm=(-ox, -oy, pw, ph))
-        # a Decktet card's edge may be lost where its art panel's is not: a card round a panel may be a
-        # face-up card the recogniser missed (no back: a back's print is as large as its card)
-        panels = [p for p in (find_panels(frame, calibration, area, face_up) if self.deck == "decktet" else ())
-                  if not any(math.dist(p.centre_mm, b.centre_mm) < SAME_CARD_MM for b in found)]
+        # a Decktet card's edge may be lost where its art panel's colours are not: a card round a panel
+        # may be a face-up card the recogniser missed (Deck Town trials: a pyramid on the panel, a white
+        # card under bright light on the white mat)
+        panels = find_panels(frame, calibration, area, (-ox, -oy, pw, ph), face_up) if self.deck == "decktet" else []
+        panels = [p for p in panels if not any(math.dist(p.centre_mm, b.centre_mm) < SAME_CARD_MM for b in found)]
         backs, replaced, on_backs = [], set(), []
         for k, back in enumerate(found + panels):
             corners = back.corners_mm()

@@ -44,9 +44,13 @@ WHITE = 0.7  # a pixel is as white as the paper when each of its colours is this
 # diamonds 0.97, an empty place between cards 1.00)
 BLANK = 0.995
 # a Decktet card's art panel (mm, short and long side): the project's faces print it 39 x 66 mm on the
-# 63 x 88 mm card, the published art sets (../shared/data/decktet/art) about 42 x 65 mm
-PANEL_SHORT = (32.0, 50.0)
-PANEL_LONG = (52.0, 72.0)
+# 63 x 88 mm card, the published art sets (../shared/data/decktet/art) about 42 x 65 mm; seen inked
+# against the paper it often takes in the index and the name beside it, up to the card's size
+PANEL_SHORT = (32.0, 66.0)
+PANEL_LONG = (52.0, 92.0)
+PANEL_FILLED = 0.6  # it must fill this share of its rectangle (a pyramid on it, an index beside it bulge it)
+INK = 35.0  # a pixel is inked where its colours spread this much (grey levels)
+SHADE = 0.8  # or where a colour of it is below this share of the paper's
 EDGE_PX = 4  # (in the view from above) an outline coming this close to the picture's edge may be cut by it
 
 
@@ -129,14 +133,28 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
 
 
 def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
-                face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
-    """The cards round the art panels in ``frame`` within the table rectangle ``area_mm``: rectangles of
-    a Decktet art panel's size (:data:`PANEL_SHORT`, :data:`PANEL_LONG`: the panel fills most of a
-    card's middle), each given as the card-sized outline round its middle at its turn (the panel sits
-    a few millimetres off the card's middle: who reads the card puts its outline right). A Decktet
-    card's own edge is often lost on a white mat, or under bright light, where its coloured panel's is
-    not. Outlines holding one of the ``face_up_mm`` centres (cards already named) are left out."""
-    return _apart(_rectangles(frame, calibration, area_mm, PANEL_SHORT, PANEL_LONG, None)[1], face_up_mm)
+                paper_mm: tuple[float, float, float, float], face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
+    """The cards round the Decktet art panels in ``frame`` within the table rectangle ``area_mm``: the
+    regions of the view from above that are inked (:data:`INK`) or shaded (:data:`SHADE`) against the
+    mat's paper (the table rectangle ``paper_mm``), whose smallest rectangle has the size of an art panel
+    with the index and the name beside it, up to a card's (:data:`PANEL_SHORT`, :data:`PANEL_LONG`),
+    each given as the card-sized outline round its middle at its turn (a panel sits a few millimetres off
+    its card's middle: who reads the card puts its outline right). A Decktet card's own edge is often lost
+    on a white mat, or under bright light, where its coloured panel is not; a pyramid on the panel breaks
+    the panel's edge, not its colour. Regions holding one of the ``face_up_mm`` centres (cards already
+    named) are left out. Many regions are no card (a back, a pile, the table beside the mat): who reads
+    them says which are."""
+    top = rectify(frame, calibration, area_mm, PX_PER_MM)
+    white = _paper_white(top, area_mm, paper_mm)
+    if white is None:
+        return []
+    colours = top.astype(np.float32)
+    inked = (colours.max(axis=2) - colours.min(axis=2) > INK) | (colours < SHADE * white).any(axis=2)
+    mask = cv2.morphologyEx(inked.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
+    return _apart([r for c in _long_enough(contours, PANEL_LONG[0] * PX_PER_MM)
+                   if (r := _rectangle(c, area_mm, PANEL_SHORT, PANEL_LONG, None, PANEL_FILLED)) is not None], face_up_mm)
 
 
 def _rectangles(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
@@ -158,24 +176,32 @@ def _rectangles(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple
     in_view = cv2.erode(rectify(np.full(frame.shape[:2], 255, np.uint8), calibration, area_mm, PX_PER_MM),
                         np.ones((2 * EDGE_PX + 1, 2 * EDGE_PX + 1), np.uint8),
                         borderType=cv2.BORDER_CONSTANT, borderValue=0)
-    found: list[BackSeen] = []
+    found = []
     for contour in _long_enough(contours, long_mm[0] * PX_PER_MM):
         points = contour.reshape(-1, 2)
-        if not in_view[points[:, 1], points[:, 0]].all():
-            continue
-        (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
-        a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
-        if not (short_mm[0] <= a <= short_mm[1] and long_mm[0] <= b <= long_mm[1]):
-            continue
-        if ratio is not None and abs((b / a) / ratio - 1) > SQUARENESS:
-            continue
-        filled = cv2.contourArea(contour) / max(w * h, 1.0)
-        if filled < FILLED:
-            continue
-        short_deg = angle if w <= h else angle + 90.0  # minAreaRect's angle is along its "width"
-        centre = (area_mm[0] + (cx + 0.5) / PX_PER_MM, area_mm[1] + (cy + 0.5) / PX_PER_MM)
-        found.append(BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, filled)))
-    return top, found
+        if in_view[points[:, 1], points[:, 0]].all():
+            found.append(_rectangle(contour, area_mm, short_mm, long_mm, ratio, FILLED))
+    return top, [f for f in found if f is not None]
+
+
+def _rectangle(contour: np.ndarray, area_mm, short_mm: tuple[float, float], long_mm: tuple[float, float],
+               ratio: float | None, filled: float) -> BackSeen | None:
+    """The card-sized outline round the middle of ``contour`` (view-from-above pixels of ``area_mm``) at
+    its turn, where its smallest enclosing rectangle has sides within ``short_mm`` and ``long_mm`` (and,
+    unless None, a long side ``ratio`` times the short, within :data:`SQUARENESS`) and it fills at least
+    ``filled`` of it; else None."""
+    (cx, cy), (w, h), angle = cv2.minAreaRect(contour)
+    a, b = sorted((w / PX_PER_MM, h / PX_PER_MM))
+    if not (short_mm[0] <= a <= short_mm[1] and long_mm[0] <= b <= long_mm[1]):
+        return None
+    if ratio is not None and abs((b / a) / ratio - 1) > SQUARENESS:
+        return None
+    share = cv2.contourArea(contour) / max(w * h, 1.0)
+    if share < filled:
+        return None
+    short_deg = angle if w <= h else angle + 90.0  # minAreaRect's angle is along its "width"
+    centre = (area_mm[0] + (cx + 0.5) / PX_PER_MM, area_mm[1] + (cy + 0.5) / PX_PER_MM)
+    return BackSeen(centre, (short_deg + 90.0) % 180.0 - 90.0, min(1.0, share))
 
 
 def _apart(found: list[BackSeen], face_up_mm) -> list[BackSeen]:

@@ -77,3 +77,19 @@ def test_a_decktet_card_under_a_pyramid_that_the_recogniser_missed_is_read_from_
     # the draw pile beside the town is still a back
     deck = next(o for o in source.truth.objects if o.kind == "card" and o.label == "back" and o.pose["height_mm"] > 5)
     assert [c.card for c in snapshot.cards if math.dist(c.center_mm, (deck.pose["x"], deck.pose["y"])) < 30] == ["back"]
+
+
+def test_a_decktet_card_whose_edges_are_lost_is_read_round_its_art_panel():
+    # Deck Town trial 0 at 16.4 s: the Castle on the white mat, a red medium on its art panel's corner. Neither
+    # the card's edge (white on white) nor its panel's (broken by the pyramid) closes an outline, and the
+    # recogniser found no card there; the panel's colours against the paper do make a region the size of a
+    # panel with its index, and the card round it reads Castle.
+    source, reader = _deck_town_trial(0)
+    source.seek(164)
+    snapshot = reader.read(source.read(), 16.4).snapshot
+    castle = next(o for o in source.truth.objects if o.kind == "card" and o.label == "castle")
+    at = (castle.pose["x"], castle.pose["y"])
+    there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
+    assert [c.card for c in there] == ["castle"], there
+    assert math.dist(there[0].center_mm, at) < 5
+    assert all(c.card != "back" for c in snapshot.cards if abs(c.center_mm[1] - 130) < 150 and 0 < c.center_mm[0] < 320)
