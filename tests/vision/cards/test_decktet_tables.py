@@ -62,18 +62,25 @@ def _deck_town_trial(seed: int):
                                pieces=demo_pieces(source))
 
 
+def _read_where(seed: int, t: float, card: str):
+    """Trial ``seed``'s frame at ``t`` s read by a fresh table reader, asserting ``card`` read (alone) where it
+    lies; the source and the snapshot."""
+    source, reader = _deck_town_trial(seed)
+    source.seek(round(t * 10))
+    snapshot = reader.read(source.read(), t).snapshot
+    truth = next(o for o in source.truth.objects if o.kind == "card" and o.label == card)
+    at = (truth.pose["x"], truth.pose["y"])
+    there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
+    assert [c.card for c in there] == [card], there
+    assert math.dist(there[0].center_mm, at) < 5
+    return source, snapshot
+
+
 def test_a_decktet_card_under_a_pyramid_that_the_recogniser_missed_is_read_from_its_face_not_taken_for_a_back():
     # Deck Town trial 1 at 24.4 s: the Desert in the town, a yellow small on its art panel. The recogniser found
     # no card there; the card-sized outline round it, its middle the panel's colours and no paper, was
     # reported a back (0.96) in every look until a pyramid covered it. The whole-face net reads it Desert 1.0.
-    source, reader = _deck_town_trial(1)
-    source.seek(244)
-    snapshot = reader.read(source.read(), 24.4).snapshot
-    desert = next(o for o in source.truth.objects if o.kind == "card" and o.label == "desert")
-    at = (desert.pose["x"], desert.pose["y"])
-    there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
-    assert [c.card for c in there] == ["desert"], there
-    assert math.dist(there[0].center_mm, at) < 5
+    source, snapshot = _read_where(1, 24.4, "desert")
     # the draw pile beside the town is still a back
     deck = next(o for o in source.truth.objects if o.kind == "card" and o.label == "back" and o.pose["height_mm"] > 5)
     assert [c.card for c in snapshot.cards if math.dist(c.center_mm, (deck.pose["x"], deck.pose["y"])) < 30] == ["back"]
@@ -84,12 +91,5 @@ def test_a_decktet_card_whose_edges_are_lost_is_read_round_its_art_panel():
     # the card's edge (white on white) nor its panel's (broken by the pyramid) closes an outline, and the
     # recogniser found no card there; the panel's colours against the paper do make a region the size of a
     # panel with its index, and the card round it reads Castle.
-    source, reader = _deck_town_trial(0)
-    source.seek(164)
-    snapshot = reader.read(source.read(), 16.4).snapshot
-    castle = next(o for o in source.truth.objects if o.kind == "card" and o.label == "castle")
-    at = (castle.pose["x"], castle.pose["y"])
-    there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
-    assert [c.card for c in there] == ["castle"], there
-    assert math.dist(there[0].center_mm, at) < 5
+    _, snapshot = _read_where(0, 16.4, "castle")
     assert all(c.card != "back" for c in snapshot.cards if abs(c.center_mm[1] - 130) < 150 and 0 < c.center_mm[0] < 320)
