@@ -49,8 +49,10 @@ BLANK = 0.995
 PANEL_SHORT = (32.0, 66.0)
 PANEL_LONG = (52.0, 92.0)
 PANEL_FILLED = 0.6  # it must fill this share of its rectangle (a pyramid on it, an index beside it bulge it)
-INK = 35.0  # a pixel is inked where its colours spread this much (grey levels)
-SHADE = 0.8  # or where a colour of it is below this share of the paper's
+# a pixel is inked where its colours, each as a share of the paper's, spread this much (a warm light tints
+# the paper itself: its raw colours spread 35 grey levels and more), or shaded where one is below SHADE
+INK = 0.1
+SHADE = 0.8
 EDGE_PX = 4  # (in the view from above) an outline coming this close to the picture's edge may be cut by it
 
 
@@ -136,7 +138,7 @@ def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple
                 paper_mm: tuple[float, float, float, float], face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
     """The cards round the Decktet art panels in ``frame`` within the table rectangle ``area_mm``: the
     regions of the view from above that are inked (:data:`INK`) or shaded (:data:`SHADE`) against the
-    mat's paper (the table rectangle ``paper_mm``), whose smallest rectangle has the size of an art panel
+    mat's paper (the table rectangle ``paper_mm``; colours taken as shares of the paper's white), whose smallest rectangle has the size of an art panel
     with the index and the name beside it, up to a card's (:data:`PANEL_SHORT`, :data:`PANEL_LONG`),
     each given as the card-sized outline round its middle at its turn (a panel sits a few millimetres off
     its card's middle: who reads the card puts its outline right). A Decktet card's own edge is often lost
@@ -148,8 +150,8 @@ def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple
     white = _paper_white(top, area_mm, paper_mm)
     if white is None:
         return []
-    colours = top.astype(np.float32)
-    inked = (colours.max(axis=2) - colours.min(axis=2) > INK) | (colours < SHADE * white).any(axis=2)
+    colours = top.astype(np.float32) / np.maximum(white, 1.0)  # (the paper's white is white: a warm light's cast goes)
+    inked = (colours.max(axis=2) - colours.min(axis=2) > INK) | (colours < SHADE).any(axis=2)
     mask = cv2.morphologyEx(inked.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
