@@ -7,6 +7,7 @@ The per-image failures on the real photographs are written beside the results, t
 from __future__ import annotations
 
 import json
+import math
 import resource
 import time
 from pathlib import Path
@@ -58,3 +59,39 @@ def model_sizes() -> dict[str, float]:
 def peak_memory() -> float:
     CardRecogniser().recognise(np.zeros((720, 1280, 3), np.uint8))
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+DECK_TOWN_SEEDS = range(4)  # trial tables (bench.trials: other surfaces, lights and cameras than the demo's)
+DECK_TOWN_EVERY = 20  # frames apart (2 s): a still table after each move, most of them
+
+
+@benchmark("cards_deck_town_table", {"frame_p50": "ms", "frame_p95": "ms", "recall": "fraction"},
+           "Deck Town trial tables (seeds 0-3, every 20th frame without a hand, 1280x720) through the table reader, "
+           "cards only: time per frame, and the share of face-up cards at least half in view named right within 30 mm")
+def deck_town_table() -> dict[str, float]:
+    from bench.trials import HOLD_S, REACH_S, _cut
+    from calibration.mats import mat_of
+    from referee.playthrough import random_playthrough
+    from vision.synth.demo import DemoSource, demo_playthrough
+    from webui.camera_runner import table_reader
+
+    demo = demo_playthrough("deck-town")
+    times, named, shown = [], 0, 0
+    for seed in DECK_TOWN_SEEDS:
+        recorded = _cut(random_playthrough(demo.game, demo.setup, seed), 20)
+        source = DemoSource("deck-town", seed=seed, hold_s=HOLD_S, reach_s=REACH_S, recorded=recorded)
+        reader = table_reader("deck-town", mat_of(recorded.game))
+        for position in range(4, source.demo.frames, DECK_TOWN_EVERY):
+            source.seek(position)
+            frame = source.read()
+            if any(o.kind == "hand" for o in source.truth.objects):
+                continue
+            started = time.perf_counter()
+            cards = reader.read(frame, position * source.frame_interval).snapshot.cards
+            times.append((time.perf_counter() - started) * 1000)
+            for card in source.truth.objects:
+                if card.kind == "card" and card.label != "back" and card.visible > 0.5:
+                    at = (card.pose["x"], card.pose["y"])
+                    shown += 1
+                    named += any(c.card == card.label and math.dist(c.center_mm, at) < 30 for c in cards)
+    return {**{f"frame_{k}": v for k, v in percentiles(times).items()}, "recall": round(named / max(shown, 1), 4)}

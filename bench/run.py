@@ -28,11 +28,13 @@ def machine() -> dict:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--output", default="bench/results.json", help="where to write the JSON")
-    parser.add_argument("--only", help="run only benchmarks whose name contains this text")
+    parser.add_argument("--only", help="run only benchmarks whose name contains this text; the output's other "
+                        "figures are kept as they were, each with the date it was measured")
     args = parser.parse_args(argv)
 
     for path in sorted(Path(__file__).parent.glob("bench_*.py")):
         importlib.import_module(f"bench.{path.stem}")
+    now = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     results = []
     for item in bench.REGISTERED:
         if args.only and args.only not in item.name:
@@ -45,13 +47,25 @@ def main(argv: list[str] | None = None) -> int:
         print(", ".join(f"{k or 'value'} {v:.4g} {units[k]}" for k, v in figures.items()), flush=True)
         for suffix, figure in figures.items():
             results.append({"name": f"{item.name}_{suffix}" if suffix else item.name, "figure": figure,
-                            "unit": units[suffix], "description": item.description})
-    report = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "machine": machine(), "results": results}
+                            "unit": units[suffix], "description": item.description, "date": now})
+    if args.only:
+        results = _kept(Path(args.output), {r["name"] for r in results}) + results
+    report = {"date": now, "machine": machine(), "results": results}
     Path(args.output).parent.mkdir(parents=True, exist_ok=True)
     Path(args.output).write_text(json.dumps(report, indent=2) + "\n")
     print(f"wrote {len(results)} figures to {args.output}")
     return 0
+
+
+def _kept(output: Path, replaced: set[str]) -> list[dict]:
+    """The figures of an earlier ``output`` that this run did not measure again, each dated (a figure from
+    before figures carried their own date takes the file's)."""
+    try:
+        earlier = json.loads(output.read_text())
+    except (OSError, ValueError):
+        return []
+    return [{**r, "date": r.get("date", earlier.get("date"))} for r in earlier.get("results", [])
+            if r.get("name") not in replaced]
 
 
 if __name__ == "__main__":

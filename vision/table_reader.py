@@ -154,9 +154,8 @@ class TableReader:
     def _face_at(self, frame: np.ndarray, polygon) -> CardSeen | None:
         """On a Decktet table, the card the whole-face net surely names inside ``polygon`` (picture
         pixels: a card-sized outline whose middle is no paper), with the outline the net placed; else
-        None (a back, or no card). The recogniser
-        may miss a Decktet card's face (a pyramid on its art panel: Deck Town trial 1's desert, taken
-        for a back in every look until it was covered)."""
+        None (a back, or no card). The recogniser may miss a Decktet card's face (a pyramid on its art
+        panel: Deck Town trial 1's Desert, taken for a back in every look until it was covered)."""
         recogniser = self.recogniser or _default_recogniser()
         faces = whole_face.reader(recogniser.folder, recogniser.threads) if self.deck == "decktet" else None
         read = faces.name(frame, np.array(polygon, np.float32)) if faces is not None else None
@@ -167,7 +166,9 @@ class TableReader:
     def _with_backs(self, frame: np.ndarray, calibration: TableCalibration,
                     placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
         """``placed`` with the face-down cards found as card-sized outlines on the table (the
-        detector's own face-down finds are kept where those found none)."""
+        detector's own face-down finds are kept where those found none), and the face-up cards such an
+        outline turns out to be: one whose middle is paper read closer, and on a Decktet table one the
+        whole-face net names, as it names a card round an art panel's colours (:func:`find_panels`)."""
         ox, oy = self.layout.origin_on_paper
         pw, ph = self.layout.paper_mm
         area = visible_area(calibration, around=(pw / 2 - ox, ph / 2 - oy))
@@ -185,14 +186,14 @@ class TableReader:
         panels = find_panels(frame, calibration, area, (-ox, -oy, pw, ph), face_up) if self.deck == "decktet" else []
         panels = [p for p in panels if not any(math.dist(p.centre_mm, b.centre_mm) < SAME_CARD_MM for b in found)]
         backs, replaced, on_backs = [], set(), []
-        for k, back in enumerate(found + panels):
+        for back, panel in [(b, False) for b in found] + [(p, True) for p in panels]:
             corners = back.corners_mm()
             polygon = calibration.to_image(np.array(corners)).tolist()
             # a face-up card the index stage missed or could not name: read it closer (or, a Decktet
             # card, from its whole face: its art panel fills its middle as a back's print does)
             card = self._closer(frame, polygon) if back.face_like else self._face_at(frame, polygon)
-            if card is None and k >= len(found):
-                continue  # a panel no card was read round
+            if card is None and panel:
+                continue  # no card round this panel, and no back either: a back's print is its card's size
             if card is not None:
                 # an unknown card with its middle or an index in the outline was this card, not read
                 unknown = {k for k, (c, s) in enumerate(placed) if s.face_up and s.card is None and any(

@@ -59,6 +59,12 @@ def copies_in_deck(game_name: str) -> int:
     return max(Counter(build()).values()) if build else 1
 
 
+def table_reader(game_name: str, mat, **options) -> TableReader:
+    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:data:`DECKS`) and
+    how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as :class:`TableReader` takes."""
+    return TableReader(mat, deck=DECKS[game_name], copies=copies_in_deck(game_name), **options)
+
+
 DEFAULT_PAPER = "A3"  # the mat assumed until markers show which paper it was printed on
 FPS_WINDOW_S = 3.0  # the frame rate shown is over this many recent seconds
 JPEG_QUALITY = 80
@@ -219,9 +225,8 @@ class CameraRunner(threading.Thread):
         self.live.session.use_layout(layouts.for_game(self.live.game, zones_of(mat)))
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
-        return TableReader(mat, deck=DECKS[self.pieces_game], copies=copies_in_deck(self.pieces_game),
-                           pieces=self._pieces(mat),
-                           intrinsics=self.intrinsics, fallback=fallback)
+        return table_reader(self.pieces_game, mat, pieces=self._pieces(mat), intrinsics=self.intrinsics,
+                            fallback=fallback)
 
     def _pieces(self, mat) -> GamePieces:
         """The game's pieces step on ``mat``, knowing every token and colour shown so far, and the

@@ -135,13 +135,15 @@ def find_backs(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[
 
 
 def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],
-                paper_mm: tuple[float, float, float, float], face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
+                paper_mm: tuple[float, float, float, float],
+                face_up_mm: list[tuple[float, float]] = ()) -> list[BackSeen]:
     """The cards round the Decktet art panels in ``frame`` within the table rectangle ``area_mm``: the
     regions of the view from above that are inked (:data:`INK`) or shaded (:data:`SHADE`) against the
-    mat's paper (the table rectangle ``paper_mm``; colours taken as shares of the paper's white), whose smallest rectangle has the size of an art panel
-    with the index and the name beside it, up to a card's (:data:`PANEL_SHORT`, :data:`PANEL_LONG`),
-    each given as the card-sized outline round its middle at its turn (a panel sits a few millimetres off
-    its card's middle: who reads the card puts its outline right). A Decktet card's own edge is often lost
+    mat's paper (the table rectangle ``paper_mm``; colours taken as shares of the paper's white), whose
+    smallest rectangle has the size of an art panel with the index and the name beside it, up to a
+    card's (:data:`PANEL_SHORT`, :data:`PANEL_LONG`), each given as the card-sized outline round its
+    middle at its turn (a panel sits a few millimetres off its card's middle: who reads the card puts
+    its outline right; it is no back, whatever :attr:`BackSeen.face_like` says). A Decktet card's own edge is often lost
     on a white mat, or under bright light, where its coloured panel is not; a pyramid on the panel breaks
     the panel's edge, not its colour. Regions holding one of the ``face_up_mm`` centres (cards already
     named) are left out. Many regions are no card (a back, a pile, the table beside the mat): who reads
@@ -150,13 +152,14 @@ def find_panels(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple
     white = _paper_white(top, area_mm, paper_mm)
     if white is None:
         return []
-    colours = top.astype(np.float32) / np.maximum(white, 1.0)  # (the paper's white is white: a warm light's cast goes)
+    colours = top.astype(np.float32) / np.maximum(white, 1.0)  # (the paper is white: a warm light's cast goes)
     inked = (colours.max(axis=2) - colours.min(axis=2) > INK) | (colours < SHADE).any(axis=2)
     mask = cv2.morphologyEx(inked.astype(np.uint8) * 255, cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     contours, _ = cv2.findContours(mask, cv2.RETR_LIST, cv2.CHAIN_APPROX_SIMPLE)
-    return _apart([r for c in _long_enough(contours, PANEL_LONG[0] * PX_PER_MM)
-                   if (r := _rectangle(c, area_mm, PANEL_SHORT, PANEL_LONG, None, PANEL_FILLED)) is not None], face_up_mm)
+    panels = [_rectangle(c, area_mm, PANEL_SHORT, PANEL_LONG, None, PANEL_FILLED)
+              for c in _long_enough(contours, PANEL_LONG[0] * PX_PER_MM)]
+    return _apart([p for p in panels if p is not None], face_up_mm)
 
 
 def _rectangles(frame: np.ndarray, calibration: TableCalibration, area_mm: tuple[float, float, float, float],

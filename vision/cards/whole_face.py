@@ -63,7 +63,8 @@ class FaceRead:
     def alternatives(self) -> list[tuple[str, float]]:
         """The runners-up (at most three, at least 0.01 likely; 'none' is no card's name)."""
         order = np.argsort(-self.probs)[1:4]
-        return [(FACE_CLASSES[i], float(self.probs[i])) for i in order if FACE_CLASSES[i] != NONE and self.probs[i] >= 0.01]
+        return [(FACE_CLASSES[i], float(self.probs[i])) for i in order
+                if FACE_CLASSES[i] != NONE and self.probs[i] >= 0.01]
 
 
 def find_outlines(image: np.ndarray) -> list[np.ndarray]:
@@ -303,7 +304,8 @@ class WholeFaceReader:
         :data:`SURE_FACE` surely, with the outline it placed (as :meth:`read`); None where it reads a
         back, no card, or nothing surely."""
         reads = self.read(image, [quad])
-        return reads[0] if reads and reads[0].name not in (NONE, BACK) and reads[0].confidence >= SURE_FACE else None
+        named = reads and reads[0].name not in (NONE, BACK) and reads[0].confidence >= SURE_FACE
+        return reads[0] if named else None
 
     def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops.
@@ -396,7 +398,8 @@ def with_whole_faces(cards: list, reads: list[FaceRead]) -> list:
         # which the table reader would drop the card for; and only those on the read's card (a double
         # deck's two cards of one name lying near were merged by the index stage into one card, whose
         # boxes on the other would make that card's read this one's again)
-        indices = [box for c in same if c.id in (read.name, None) for box in c.indices if _inside(read.polygon, box)]
+        indices = [box for c in same if c.id in (read.name, None)
+                   for box in c.indices if _inside(read.polygon, box)]
         cards = [c for c in cards if not any(c is s for s in same)]
         cards.append(CardSeen(read.name, read.confidence, polygon, read.alternatives, indices, whole_face=True))
     return cards

@@ -2,8 +2,9 @@
 
 A :class:`Sequence` lists scenes (the table after each move). Each is held still for ``hold_s``
 seconds (or its own time in ``holds``: a table after an illegal move stays until the referee has spoken; its
-extra frames repeat its last still frame's sensor noise, so every frame after it is as it would be without it); then a hand comes in from the camera-side player's edge to where the table changes,
-the change happens while the hand is there (hidden under it, as in life), and the hand leaves.
+extra frames repeat its last still frame's sensor noise, so every frame after it is as it would be without it);
+then a hand comes in from the camera-side player's edge to where the table changes, the change happens while
+the hand is there (hidden under it, as in life), and the hand leaves.
 :func:`frames` yields the scene of every frame; :func:`render_sequence` renders them.
 
 >>> from vision.synth.scene import CardObject, Scene
@@ -70,14 +71,16 @@ def timeline(sequence: Sequence) -> Iterator[tuple[float, Scene, int]]:
     until the hand touches the table, then the new one)."""
     dt = 1.0 / sequence.fps
     n = 0
-    noise = 0  # the frame's sensor noise: a position's own longer hold (holds) repeats its last still frame's,
-    # so every later frame is the one it would be without it
-    usual = round(sequence.hold_s * sequence.fps)
+    noise = 0  # which sensor noise a frame gets
+    usual = max(1, round(sequence.hold_s * sequence.fps))
     for i, state in enumerate(sequence.states):
-        for k in range(sequence.held(i)):
-            yield n * dt, _frame_scene(state, noise), i
+        held = sequence.held(i)
+        for k in range(held):
+            # a position's own longer hold (holds) repeats its last usual still frame's noise, so every later
+            # frame is the one it would be without it
+            yield n * dt, _frame_scene(state, noise + min(k, usual - 1)), i
             n += 1
-            noise += k < usual - 1 or k == sequence.held(i) - 1
+        noise += min(held, usual)
         if i + 1 == len(sequence.states):
             break
         after = sequence.states[i + 1]

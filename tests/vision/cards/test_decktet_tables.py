@@ -15,7 +15,8 @@ from vision.synth.random_scene import random_scene
 from vision.synth.render import render
 from vision.synth.scene import CardObject, MatObject
 from vision.table_reader import TableReader
-from webui.camera_runner import DECKS, copies_in_deck
+from webui import camera_runner
+from webui.camera_runner import copies_in_deck
 
 
 def test_deck_towns_myrmex_deck_holds_two_of_a_name_and_the_other_games_one():
@@ -57,9 +58,8 @@ def _deck_town_trial(seed: int):
     demo = demo_playthrough("deck-town")
     source = DemoSource("deck-town", seed=seed, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
                         recorded=_cut(random_playthrough(demo.game, demo.setup, seed), 20))
-    game = source.demo.recorded.game
-    return source, TableReader(mat_of(game), deck=DECKS["deck-town"], copies=copies_in_deck("deck-town"),
-                               pieces=demo_pieces(source))
+    mat = mat_of(source.demo.recorded.game)
+    return source, camera_runner.table_reader("deck-town", mat, pieces=demo_pieces(source))
 
 
 def _read_where(seed: int, t: float, card: str):
