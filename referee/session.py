@@ -24,7 +24,8 @@ a token), so one doubtful find cannot hide a move. Nor is a violation flagged on
 second look a moment later): a legal move is played from a glance, but only a second look that still
 shows the illegal table raises the violation. One look can miss a piece just put down or find a card
 in a court card's pip (a Pungo trial's pyramid stepped onto a cell; the Mongoose demo's 4S in the KC's
-picture corner); the next look rarely repeats it. Chance nodes need nothing special: the
+picture corner); the next look rarely repeats it. What the players' answer to a question (or a move
+they enter, a violation they overrule) leaves of a table only glanced at waits for the second look too. Chance nodes need nothing special: the
 table's reveal is read like any move (``interpret`` returns the chance action).
 
 One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
@@ -99,6 +100,7 @@ class Pending:
     event: Event
     seen: SeenView | None  # what the table showed (None for an action entered by hand)
     candidates: tuple[Candidate, ...]
+    glance: bool = False  # ``seen`` only glanced at so far: what is left of it after an answer waits for a second look
 
 
 @dataclass(frozen=True)
@@ -254,7 +256,7 @@ class Session:
             write = _Writer(self.log, self._snapshot.t, None)
             write("correction", {"what": "relabel", "sighting": sighting, "was": was, "label": label})
             self._drop_pending(write, "the players relabelled a sighting")  # read afresh from here
-            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel")[0]
+            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel", self._snapshot.glance)[0]
 
     def choose(self, index: int) -> list[Event]:
         """Answer the open question with its reading number ``index`` (0 is the first offered)."""
@@ -274,7 +276,7 @@ class Session:
                 return write.events
             self._accept(candidate.reading, "choice", write)
             if pending.seen is not None:
-                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera")
+                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera", pending.glance)
             return write.events
 
     def enter(self, action: Action, overrule: bool = False, wait: bool = False) -> list[Event]:
@@ -309,7 +311,7 @@ class Session:
             else:
                 self._force(reading, None, write)
             if pending is not None and pending.seen is not None:  # the table it held may read now
-                self._judge(self._seen_again(pending.seen), write, "camera")
+                self._judge(self._seen_again(pending.seen), write, "camera", pending.glance)
             else:
                 self._take_said(write)
             return write.events
@@ -344,7 +346,7 @@ class Session:
                 self._pending = pending
                 raise SessionError(str(exc)) from None
             if pending.seen is not None:
-                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera")
+                self._judge(_settled(self._seen_again(pending.seen), candidate.view), write, "camera", pending.glance)
             return write.events
 
     def undo(self) -> list[Event]:
@@ -377,6 +379,8 @@ class Session:
             self._take_said(write)
             expected = self.state.view()
             if self._pending is not None and self._pending.seen is not None and self._pending.seen.view == seen.view:
+                if not glance:  # a second look at the table held: what an answer leaves of it may be flagged
+                    self._pending = dataclasses.replace(self._pending, glance=False)
                 break  # raised already: the table has not changed since
             kind, candidates, why = self._decide(seen, expected)
             if kind == "violation" and glance:
@@ -387,7 +391,7 @@ class Session:
                 break
             self._drop_pending(write, "the table changed")
             if kind != "action":
-                self._hold(kind, candidates, seen, write, why)
+                self._hold(kind, candidates, seen, write, why, glance)
                 break
             self._accept(candidates[0].reading, source, write)
             seen = _settled(seen, candidates[0].view)
@@ -481,7 +485,7 @@ class Session:
         self._note_outcome(write)
 
     def _hold(self, kind: str, candidates: tuple[Candidate, ...], seen: SeenView | None, write: _Writer,
-              why: str = "") -> None:
+              why: str = "", glance: bool = False) -> None:
         payload: dict[str, Any] = {"readings": [_reading_json(c.reading) for c in candidates]}
         if seen is not None:
             payload["seen"] = seen.view.to_json()
@@ -491,7 +495,7 @@ class Session:
             payload["unplaced"] = list(seen.unplaced)
         if kind == "question":
             payload["why"] = why
-        self._pending = Pending(kind, write(kind, payload), seen, candidates)
+        self._pending = Pending(kind, write(kind, payload), seen, candidates, glance)
 
     def _drop_pending(self, write: _Writer, how: str) -> None:
         if self._pending is not None:

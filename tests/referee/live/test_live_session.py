@@ -110,6 +110,41 @@ def test_a_violation_waits_for_a_second_look_and_a_glance_still_plays_a_legal_mo
     assert [e.kind for e in session.log.events()].count("violation") == 1
 
 
+def test_what_an_answer_leaves_of_a_table_only_glanced_at_waits_for_a_second_look(tmp_path):
+    """A glance shows bob's pouch card (the AS, or the 2D?) and ann's illegal step uphill
+    (pouches-1.9/move/uphill): the players answer the question, and the step waits, as any violation
+    seen at a glance does, for a second look (Deck Town trial 4: the answer to a question left a
+    pyramid of a card's print, read once, which was flagged at once). A second look before the answer
+    flags it with the answer."""
+    game, state, lines = pouches_script("02-fight-bury-1.9.txt")
+    for line in lines[:12]:  # ... pick bob 2,1: the table turns bob's new pouch card up next
+        state = state.apply(game.actions.parse(line))
+    revealed = state.apply(game.actions.parse(lines[12]))
+    assert lines[12] == "reveal pouch/bob AS" and revealed.to_move == "ann"
+    table = dict(revealed.view())
+    table["tokens/0,1"] = ("ann",)  # and ann's step up to a 5 with no Diamond
+    del table["tokens/-1,1"]
+    look = SeenView(View(table), {"pouch/bob": (("2D",),)})
+
+    def session_at(name):
+        layout = ScriptedLayout()
+        return Session(game, state, layout, PlaythroughLog.create(tmp_path / name)), layout
+
+    session, layout = session_at("answered-first.sqlite")
+    asked = session.observe(dataclasses.replace(layout.show(1.0, look), glance=True))
+    assert kinds(asked) == ["question"]
+    assert [r["notation"] for r in asked[0].payload["readings"]] == ["reveal pouch/bob AS", "reveal pouch/bob 2D"]
+    assert kinds(session.choose(0)) == ["correction", "action"] and session.pending is None
+    flagged = session.observe(layout.show(1.5, look))
+    assert kinds(flagged) == ["violation"]
+    assert "pouches-1.9/move/uphill" in [r["rule"] for r in flagged[0].payload["readings"][0]["verdict"]["reasons"]]
+
+    session, layout = session_at("looked-again-first.sqlite")
+    assert kinds(session.observe(dataclasses.replace(layout.show(1.0, look), glance=True))) == ["question"]
+    assert session.observe(layout.show(1.5, look)) == []  # the question stands
+    assert kinds(session.choose(0)) == ["correction", "action", "violation"]
+
+
 def test_a_pick_and_the_card_it_uncovers_are_two_moves_read_from_one_snapshot(tmp_path):
     game, state, lines = pouches_script("02-fight-bury-1.9.txt")
     for line in lines[:14]:  # ... move ann -1,2: cat is on 1,2 and picks next
