@@ -26,6 +26,7 @@ from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
                                turned_by_edges)
+from vision.card_looks import CardLooks
 from vision.cards.backs import SAME_CARD_MM, find_backs, find_panels, visible_area
 from vision.cards import whole_face
 from vision.cards.closer import read_closer
@@ -65,13 +66,14 @@ class TableReader:
     _tracker: MatTracker | None = None
     # the cards of the last frame read, for a second look where one of them is no longer found
     _previous: list = field(default_factory=list, repr=False)
+    _looks: CardLooks = field(default_factory=CardLooks, repr=False)  # Decktet faces seen bare: art is no piece
 
     def read(self, frame: np.ndarray, t: float, recognise: bool = True) -> FrameReading:
         """The frame's snapshot at time ``t``; with ``recognise`` False only the mat is tracked (the
         snapshot is None): a frame in motion, whose reading the stabiliser would throw away."""
         if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
-            self._previous = []
+            self._previous, self._looks = [], CardLooks()
         markers = detect_markers(frame)
         track = self._tracker.update(markers)
         if track.calibration is None and self.fallback is not None \
@@ -95,9 +97,19 @@ class TableReader:
         placed = self._one_of_each(frame, track.calibration, placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         placed = [(c, s) for c, s in placed if not packed_over(s, pyramids)]
+        if self.deck == "decktet":
+            pyramids = self._not_print(frame, track.calibration, [s for _, s in placed], pyramids)
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
+
+    def _not_print(self, frame: np.ndarray, calibration: TableCalibration, cards: list[CardSighting],
+                   pyramids) -> tuple:
+        """``pyramids`` but those that are a Decktet card's art, read where the card looked the same bare
+        (:class:`CardLooks`); and the faces of the cards seen bare for the first time kept."""
+        pyramids = tuple(p for p in pyramids if not self._looks.print_only(frame, calibration, p, cards))
+        self._looks.keep(frame, calibration, cards, pyramids)
+        return pyramids
 
     def _looked_again(self, frame: np.ndarray, calibration: TableCalibration,
                       placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:

@@ -41,15 +41,19 @@ from calibration.markers import detect_markers
 from calibration.mats import identify, mat_of, zones_of
 from calibration.tracker import KEPT, LOCKED, MOVING, RELOCKED
 from referee import layouts
+from referee.decktet import CATALOGUE
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
 from vision.table_reader import SAVED, GamePieces, TableReader
 from webui import sightings
 from webui.table_calibration import AREA_FILENAME
 
-# The card names each game's deck uses (TableReader's ``deck``); Pungo has no cards, and is read
-# as the demo table reads it.
-DECKS = {"pouches": "standard", "mongoose": "standard", "deck-town": "decktet", "pungo": "standard"}
+def deck_names(game_name: str) -> str:
+    """The card names ``game_name``'s deck uses, as :class:`TableReader`'s ``deck`` takes them: ``decktet``
+    for a deck of Decktet cards (:data:`webui.sightings.DECKS`), ``standard`` otherwise (Pungo has no cards,
+    and is read as the demo table reads it)."""
+    build = sightings.DECKS.get(game_name)
+    return "decktet" if build and set(build()) <= set(CATALOGUE) else "standard"
 
 
 def copies_in_deck(game_name: str) -> int:
@@ -60,9 +64,9 @@ def copies_in_deck(game_name: str) -> int:
 
 
 def table_reader(game_name: str, mat, **options) -> TableReader:
-    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:data:`DECKS`) and
-    how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as :class:`TableReader` takes."""
-    return TableReader(mat, deck=DECKS[game_name], copies=copies_in_deck(game_name), **options)
+    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:func:`deck_names`)
+    and how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as :class:`TableReader` takes."""
+    return TableReader(mat, deck=deck_names(game_name), copies=copies_in_deck(game_name), **options)
 
 
 DEFAULT_PAPER = "A3"  # the mat assumed until markers show which paper it was printed on

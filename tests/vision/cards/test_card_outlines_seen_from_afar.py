@@ -14,8 +14,7 @@ from calibration.mats import mat_of
 from referee.playthrough import random_playthrough
 from vision.cards.backs import find_backs, visible_area
 from vision.synth.demo import DemoSource, demo_playthrough, demo_pieces
-from vision.table_reader import TableReader
-from webui.camera_runner import DECKS
+from webui.camera_runner import table_reader
 
 
 def _trial_frame(seed: int, t: float, game: str = "pouches"):
@@ -26,7 +25,7 @@ def _trial_frame(seed: int, t: float, game: str = "pouches"):
     source.seek(round(t * 10))
     frame = source.read()
     game = source.demo.recorded.game
-    return frame, source.truth, TableReader(mat_of(game), deck=DECKS[game.type.name], pieces=demo_pieces(source))
+    return frame, source.truth, table_reader(game.type.name, mat_of(game), pieces=demo_pieces(source))
 
 
 def _cards(snapshot) -> Counter:

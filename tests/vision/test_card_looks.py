@@ -1,0 +1,85 @@
+"""A Decktet card's print is no piece: a pyramid read where its card looked the same bare is dropped."""
+
+import math
+
+import cv2
+import numpy as np
+
+from calibration.homography import TableCalibration
+from referee.pyramids import Pyramid, Size
+from referee.snapshot import CardSighting, PyramidSighting
+from vision.card_looks import CardLooks
+
+PX = 3.0  # pixels a millimetre of the drawn table
+CENTRE = (100.0, 70.0)  # the card's middle, table mm
+ART_SPOT = (120.0, 62.0)  # a red ellipse of its art
+PANEL_SPOT = (80.0, 75.0)  # a plain part of its green panel
+
+
+def _calibration() -> TableCalibration:
+    return TableCalibration(np.diag([PX, PX, 1.0]), (600, 450))
+
+
+def _card(shift_mm: float = 0.0, turned: bool = False) -> CardSighting:
+    x, y = CENTRE[0] + shift_mm, CENTRE[1] + shift_mm
+    corners = [(x - 44.5, y - 32), (x + 44.5, y - 32), (x + 44.5, y + 32), (x - 44.5, y + 32)]
+    if turned:  # the same outline read from its other end
+        corners = corners[2:] + corners[:2]
+    return CardSighting("painter", True, (x, y), tuple(corners), 180.0 if turned else 0.0, 0.99)
+
+
+def _px(point):
+    return round(point[0] * PX), round(point[1] * PX)
+
+
+def _table(light: float = 1.0, pyramid_at=None) -> np.ndarray:
+    """A grey table with the card drawn on it: white, its art a green panel with a red ellipse; and a red
+    small's outline (a triangle, shaded) where ``pyramid_at`` says."""
+    frame = np.full((450, 600, 3), (90, 100, 110), np.uint8)
+    x, y = CENTRE
+    cv2.rectangle(frame, _px((x - 44.5, y - 32)), _px((x + 44.5, y + 32)), (235, 238, 240), -1)
+    cv2.rectangle(frame, _px((x - 35, y - 22)), _px((x + 35, y + 22)), (60, 170, 70), -1)
+    cv2.ellipse(frame, _px(ART_SPOT), (round(8 * PX), round(5 * PX)), 0, 0, 360, (40, 40, 200), -1)
+    if pyramid_at is not None:
+        cx, cy = _px(pyramid_at)
+        r = round(7 * PX)
+        cv2.fillPoly(frame, [np.int32([(cx - r, cy + r), (cx + r, cy + r), (cx, cy - 2 * r)])], (30, 30, 150))
+        cv2.line(frame, (cx, cy - 2 * r), (cx, cy + r), (20, 20, 90), 2)
+    noise = np.random.default_rng(1).normal(0, 2.0, frame.shape)
+    return np.clip(frame * light + noise, 0, 255).astype(np.uint8)
+
+
+def _small(at) -> PyramidSighting:
+    return PyramidSighting((Pyramid("red", Size.SMALL),), at, 0.92)
+
+
+def test_a_pyramid_read_on_a_cards_art_where_the_card_looked_the_same_bare_is_print():
+    looks = CardLooks()
+    calibration = _calibration()
+    looks.keep(_table(), calibration, [_card()], ())
+    assert set(looks.faces) == {"painter"}
+    # the ellipse read as a red small: under a dimmer light, the outline placed 4 mm off each way, or read the other way up
+    for frame, card in [(_table(), _card()), (_table(light=0.8), _card()), (_table(), _card(shift_mm=4.0)),
+                        (_table(), _card(turned=True))]:
+        assert looks.print_only(frame, calibration, _small(ART_SPOT), [card])
+    # a real small on the panel, and one on the ellipse itself, are pieces
+    assert not looks.print_only(_table(pyramid_at=PANEL_SPOT), calibration, _small(PANEL_SPOT), [_card()])
+    assert not looks.print_only(_table(pyramid_at=ART_SPOT), calibration, _small(ART_SPOT), [_card()])
+    # a pyramid on no card with a kept look is left alone
+    assert not looks.print_only(_table(), calibration, _small((10.0, 10.0)), [_card()])
+
+
+def test_a_card_first_named_with_a_pyramid_beside_it_keeps_no_look():
+    """A hatch puts a card and its small down together: the small may go unseen, and a look kept then would
+    make it print for good (Deck Town trial 7's Chance Meeting)."""
+    looks = CardLooks()
+    calibration = _calibration()
+    beside = _small((CENTRE[0] + 50, CENTRE[1]))
+    looks.keep(_table(), calibration, [_card()], (beside,))
+    looks.keep(_table(), calibration, [_card()], ())  # bare at the next look, the small now unseen
+    assert looks.faces == {} and not looks.print_only(_table(), calibration, _small(ART_SPOT), [_card()])
+    unsure = CardLooks()
+    unsure.keep(_table(), calibration, [CardSighting("painter", True, CENTRE, _card().corners_mm, 0.0, 0.5)], ())
+    assert unsure.faces == {}  # named unsurely: no look kept, and the next sure look is its first
+    unsure.keep(_table(), calibration, [_card()], ())
+    assert set(unsure.faces) == {"painter"} and math.isclose(float(np.median(unsure.faces["painter"][:3])), 1.0, abs_tol=0.05)
