@@ -69,25 +69,17 @@ DECK_TOWN_EVERY = 20  # frames apart (2 s): a still table after each move, most 
            "Deck Town trial tables (seeds 0-3, every 20th frame without a hand, 1280x720) through the table reader, "
            "cards only: time per frame, and the share of face-up cards at least half in view named right within 30 mm")
 def deck_town_table() -> dict[str, float]:
-    from bench.trials import HOLD_S, REACH_S, _cut
+    from bench.trials import settled_frames
     from calibration.mats import mat_of
-    from referee.playthrough import random_playthrough
-    from vision.synth.demo import DemoSource, demo_playthrough
     from webui.camera_runner import table_reader
 
-    demo = demo_playthrough("deck-town")
     times, named, shown = [], 0, 0
     for seed in DECK_TOWN_SEEDS:
-        recorded = _cut(random_playthrough(demo.game, demo.setup, seed), 20)
-        source = DemoSource("deck-town", seed=seed, hold_s=HOLD_S, reach_s=REACH_S, recorded=recorded)
-        reader = table_reader("deck-town", mat_of(recorded.game))
-        for position in range(4, source.demo.frames, DECK_TOWN_EVERY):
-            source.seek(position)
-            frame = source.read()
-            if any(o.kind == "hand" for o in source.truth.objects):
-                continue
+        source, frames = settled_frames("deck-town", seed, DECK_TOWN_EVERY)
+        reader = table_reader("deck-town", mat_of(source.demo.recorded.game))
+        for t, frame in frames:
             started = time.perf_counter()
-            cards = reader.read(frame, position * source.frame_interval).snapshot.cards
+            cards = reader.read(frame, t).snapshot.cards
             times.append((time.perf_counter() - started) * 1000)
             for card in source.truth.objects:
                 if card.kind == "card" and card.label != "back" and card.visible > 0.5:

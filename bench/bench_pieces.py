@@ -127,3 +127,43 @@ def demo() -> dict[str, float]:
         tally = check_demo(game)
         out.update({f"{game.replace('-', '_')}_{k}": round(v, 4) for k, v in tally.figures().items()})
     return out
+
+
+@benchmark("pieces_deck_town_table", {"on_cards_exact": "fraction", "on_cards": "pyramids",
+                                      "on_cards_missed": "pyramids", "phantoms_on_cards": "pieces"},
+           "Deck Town trial tables (seeds 0-3, every 20th frame without a hand, 1280x720) read in order by the live "
+           "pipeline's table reader with the trials' pieces step, which drops a Decktet card's art read as a pyramid "
+           "where the card was seen bare (vision.card_looks): pyramids standing on a face-up card read exactly "
+           "(a reading of its colour and size within 15 mm), not seen, and phantoms on cards (readings on a face-up "
+           "card 15 mm or more from every pyramid)")
+def deck_town_table() -> dict[str, float]:
+    import math
+
+    from bench.bench_cards import DECK_TOWN_EVERY, DECK_TOWN_SEEDS
+    from bench.trials import settled_frames
+    from calibration.mats import mat_of
+    from vision.synth.demo import demo_pieces
+    from webui.camera_runner import table_reader
+
+    on_cards = exact = missed = phantoms = 0
+    for seed in DECK_TOWN_SEEDS:
+        source, frames = settled_frames("deck-town", seed, DECK_TOWN_EVERY)
+        reader = table_reader("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
+        for t, frame in frames:
+            pyramids = reader.read(frame, t).snapshot.pyramids
+            faces = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects
+                     if o.kind == "card" and o.label != "back" and o.visible > 0.5]
+
+            def on_a_card(x, y):  # (a card's middle within 40 mm: it is 64 mm across)
+                return any(abs(x - cx) < 40 and abs(y - cy) < 40 for cx, cy in faces)
+            standing = [(o.label, (o.pose["x"], o.pose["y"])) for o in source.truth.objects
+                        if o.kind == "pyramid" and on_a_card(o.pose["x"], o.pose["y"])]
+            read = [p for p in pyramids if on_a_card(*p.center_mm)]
+            for label, at in standing:
+                near = [p for p in read if math.dist(p.center_mm, at) < 15]
+                on_cards += 1
+                exact += any("+".join(map(str, p.stack)) == label for p in near)
+                missed += not near
+            phantoms += sum(all(math.dist(p.center_mm, at) >= 15 for _, at in standing) for p in read)
+    return {"on_cards_exact": round(exact / max(on_cards, 1), 4), "on_cards": on_cards, "on_cards_missed": missed,
+            "phantoms_on_cards": phantoms}

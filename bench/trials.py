@@ -103,6 +103,26 @@ def _cut(recorded, shots: int):
     return replace(recorded, lines=lines, expected=None)
 
 
+def settled_frames(game: str, seed: int, every: int, shots: int = 20):
+    """Trial ``seed`` of ``game`` staged as the trials stage it (its first ``shots`` tables): its source (a
+    :class:`vision.synth.demo.DemoSource`, whose ``truth`` is the frame last read), and its frames every ``every``
+    with no hand in view, as (time in s, frame). For benchmarks of what the trials' tables read as."""
+    from referee.playthrough import random_playthrough
+    from vision.synth.demo import DemoSource, demo_playthrough
+
+    demo = demo_playthrough(game)
+    source = DemoSource(game, seed=seed, hold_s=HOLD_S, reach_s=REACH_S,
+                        recorded=_cut(random_playthrough(demo.game, demo.setup, seed), shots))
+
+    def frames():
+        for position in range(4, source.demo.frames, every):
+            source.seek(position)
+            frame = source.read()
+            if not any(o.kind == "hand" for o in source.truth.objects):
+                yield position * source.frame_interval, frame
+    return source, frames()
+
+
 def _trouble_text(event) -> str | None:
     if event is None:
         return None
