@@ -95,7 +95,7 @@ class DeckTownLayout:
                     out.unplaced(describe("pyramids", label, sighting.center_mm) + ": nobody plays this colour")
                 continue  # otherwise in its owner's supply, which the town accounts for
             out.add_sighting(on, label, sighting.confidence, sighting.alternatives, kind="pyramid",
-                             convert=stack_label)
+                             convert=stack_label, doubtful=_close_second(sighting))
             if sighting.confidence < self.threshold:
                 unsure[on] = unsure.get(on, Counter()) + Counter(str(p) for p in sighting.stack)
         seen = out.seen(arrange)
@@ -113,6 +113,18 @@ class DeckTownLayout:
             return "discard" if face_up else "deck"
         player = self.players[where.seat]
         return f"reveal/{player}" if face_up else f"hand/{player}"
+
+
+# a pyramid on a town card whose runner-up the reader scored at least this is in doubt however sure its first reading:
+# on card art a small is read a size up surely with its own size close behind (Deck Town trial 0's flown Castle: red2
+# 0.92, red1 0.45), and the referee then tries the runner-up where the first reading explains nothing legal. On the
+# settled frames of trials 1-9 (2026-11-24), of 32 pyramids on cards read surely (0.6) and wrong, 16 had the truth
+# as a runner-up at 0.4 or more (21 at 0.3), and of 153 read surely and right, 15 had a runner-up that close (63)
+CLOSE_SECOND = 0.4
+
+
+def _close_second(sighting) -> bool:
+    return any(a.probability >= CLOSE_SECOND for a in sighting.alternatives)
 
 
 def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[str, Counter]):

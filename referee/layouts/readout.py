@@ -73,12 +73,14 @@ class Readout:
         self.lost: list[str] = []
 
     def add(self, place: str, label: str, confidence: float = 1.0, others: Iterable[str] = (), *,
-            kind: str = "card", key: tuple = (), unidentified: bool = False, maybe_nothing: bool = False) -> None:
+            kind: str = "card", key: tuple = (), unidentified: bool = False, maybe_nothing: bool = False,
+            doubtful: bool = False) -> None:
         """Put one thing in ``place``; it is doubtful below the threshold, when vision could not tell,
-        when the game cannot hold it, or when it ``maybe_nothing`` (its first alternative then). A thing
-        the game cannot hold is another thing or nothing at all (a mark read as a card): its last alternative."""
+        when the game cannot hold it, when it ``maybe_nothing`` (its first alternative then), or when the
+        layout says so (``doubtful``). A thing the game cannot hold is another thing or nothing at all (a
+        mark read as a card): its last alternative."""
         impossible = label in self.impossible
-        doubtful = unidentified or maybe_nothing or confidence < self.threshold or impossible
+        doubtful = doubtful or unidentified or maybe_nothing or confidence < self.threshold or impossible
         others = tuple(o for o in others if o not in self.impossible)
         if maybe_nothing:
             others = (NOTHING, *others)
@@ -88,12 +90,12 @@ class Readout:
 
     def add_sighting(self, place: str, label: str | None, confidence: float, alternatives: Sequence[Alternative],
                      *, kind: str = "card", key: tuple = (), convert: Callable[[str], str | None] = str,
-                     maybe_nothing: bool = False) -> None:
+                     maybe_nothing: bool = False, doubtful: bool = False) -> None:
         """Put a sighting in ``place``: ``label`` is its reading in the game's notation (None: vision
         could not tell), ``convert`` turns its alternatives' labels into the game's notation."""
         best, others = labels(label, alternatives, convert)
         self.add(place, best, confidence, others, kind=kind, key=key, unidentified=label is None,
-                 maybe_nothing=maybe_nothing)
+                 maybe_nothing=maybe_nothing, doubtful=doubtful)
 
     def doubt(self, place: str, contents: tuple[str, ...]) -> None:
         """Another reading of ``place`` the layout itself is unsure about (two cards on one cell, say)."""

@@ -272,6 +272,27 @@ def test_a_flown_card_with_its_small_unseen_is_read_as_the_fly(tmp_path):
     assert state == after, [(e.kind, e.payload) for e in events]
 
 
+def test_a_small_read_surely_a_size_up_with_its_own_size_close_behind_is_in_doubt(tmp_path):
+    # Deck Town trial 0: the Castle flown with its red small, the small read red2 at 0.92 with red1 at 0.45 next,
+    # was a fly that grew the small: nothing legal, unrecognised. A runner-up that close (CLOSE_SECOND) puts the
+    # reading in doubt however sure it is, so the fly is read; a runner-up far behind leaves the table unexplained.
+    recorded = playthrough.load(Path(__file__).parents[1] / "deck_town" / "playthroughs" / "flight-and-flush.txt")
+    states = playthrough.replay(recorded).states
+    n = next(i for i, line in enumerate(recorded.lines) if line.action.startswith("fly "))
+    before, after = states[n], states[n + 1]
+    snapshot, table = stage_deck_town(after, random.Random(3), frame=before.board)
+    bare = _without(snapshot, table, (0, -1), "red1")
+    at = next(p for p in snapshot.pyramids if p not in bare.pyramids).center_mm
+    for runner_up, read in [(0.45, True), (0.1, False)]:
+        grown = PyramidSighting(pyramids("red2", at).stack, at, 0.92, alternatives=(Alternative("red1", runner_up),))
+        table_seen = TableSnapshot(bare.t, bare.cards, bare.pyramids + (grown,))
+        state, events = _observed(recorded.game, layouts.for_game(recorded.game), before, table_seen,
+                                  tmp_path / f"grown-{runner_up}.sqlite")
+        assert (state == after) is read, [(e.kind, e.payload) for e in events]
+        if not read:
+            assert [e.kind for e in events] == ["unrecognised"]
+
+
 def test_a_hatch_unseen_beside_a_discard_pile_read_short_is_read(tmp_path):
     # trial 17: the small hatching a card unseen while a card under the discard pile's top went unread; the pile
     # read short spends no card, so the hatch is still offered (else: a build refused, deck-town-1.1/action/build)
