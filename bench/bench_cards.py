@@ -61,21 +61,17 @@ def peak_memory() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-DECK_TOWN_SEEDS = range(4)  # trial tables (bench.trials: other surfaces, lights and cameras than the demo's)
-DECK_TOWN_EVERY = 20  # frames apart (2 s): a still table after each move, most of them
-
-
 @benchmark("cards_deck_town_table", {"frame_p50": "ms", "frame_p95": "ms", "recall": "fraction"},
            "Deck Town trial tables (seeds 0-3, every 20th frame without a hand, 1280x720) through the table reader, "
            "cards only: time per frame, and the share of face-up cards at least half in view named right within 30 mm")
 def deck_town_table() -> dict[str, float]:
-    from bench.trials import settled_frames
+    from bench.trials import TABLE_SEEDS, settled_frames
     from calibration.mats import mat_of
     from webui.camera_runner import table_reader
 
     times, named, shown = [], 0, 0
-    for seed in DECK_TOWN_SEEDS:
-        source, frames = settled_frames("deck-town", seed, DECK_TOWN_EVERY)
+    for seed in TABLE_SEEDS:  # trial tables: other surfaces, lights and cameras than the demo's
+        source, frames = settled_frames("deck-town", seed)
         reader = table_reader("deck-town", mat_of(source.demo.recorded.game))
         for t, frame in frames:
             started = time.perf_counter()

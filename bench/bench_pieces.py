@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import time
+
 from bench import benchmark, percentiles
 from vision.pieces.measure import measure
 from vision.pieces.reader import PieceReader
@@ -130,27 +133,28 @@ def demo() -> dict[str, float]:
 
 
 @benchmark("pieces_deck_town_table", {"on_cards_exact": "fraction", "on_cards": "pyramids",
-                                      "on_cards_missed": "pyramids", "phantoms_on_cards": "pieces"},
+                                      "on_cards_missed": "pyramids", "phantoms_on_cards": "pieces",
+                                      "frame_p50": "ms", "frame_p95": "ms"},
            "Deck Town trial tables (seeds 0-3, every 20th frame without a hand, 1280x720) read in order by the live "
            "pipeline's table reader with the trials' pieces step, which drops a Decktet card's art read as a pyramid "
            "where the card was seen bare (vision.card_looks): pyramids standing on a face-up card read exactly "
            "(a reading of its colour and size within 15 mm), not seen, and phantoms on cards (readings on a face-up "
-           "card 15 mm or more from every pyramid)")
+           "card 15 mm or more from every pyramid); and the time to read a whole frame, cards and pieces")
 def deck_town_table() -> dict[str, float]:
-    import math
-
-    from bench.bench_cards import DECK_TOWN_EVERY, DECK_TOWN_SEEDS
-    from bench.trials import settled_frames
+    from bench.trials import TABLE_SEEDS, settled_frames
     from calibration.mats import mat_of
     from vision.synth.demo import demo_pieces
     from webui.camera_runner import table_reader
 
     on_cards = exact = missed = phantoms = 0
-    for seed in DECK_TOWN_SEEDS:
-        source, frames = settled_frames("deck-town", seed, DECK_TOWN_EVERY)
+    times = []
+    for seed in TABLE_SEEDS:
+        source, frames = settled_frames("deck-town", seed)
         reader = table_reader("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
         for t, frame in frames:
+            started = time.perf_counter()
             pyramids = reader.read(frame, t).snapshot.pyramids
+            times.append((time.perf_counter() - started) * 1000)
             faces = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects
                      if o.kind == "card" and o.label != "back" and o.visible > 0.5]
 
@@ -166,4 +170,4 @@ def deck_town_table() -> dict[str, float]:
                 missed += not near
             phantoms += sum(all(math.dist(p.center_mm, at) >= 15 for _, at in standing) for p in read)
     return {"on_cards_exact": round(exact / max(on_cards, 1), 4), "on_cards": on_cards, "on_cards_missed": missed,
-            "phantoms_on_cards": phantoms}
+            "phantoms_on_cards": phantoms, **{f"frame_{k}": v for k, v in percentiles(times).items()}}

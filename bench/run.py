@@ -58,14 +58,14 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _kept(output: Path, replaced: set[str]) -> list[dict]:
-    """The figures of an earlier ``output`` that this run did not measure again, each dated (a figure from
-    before figures carried their own date takes the file's)."""
+    """The figures of an earlier ``output`` that this run did not measure again. A figure from before figures
+    carried their own date takes the file's, unless a ``measured`` note written beside it says when it was."""
     try:
         earlier = json.loads(output.read_text())
     except (OSError, ValueError):
         return []
-    return [{**r, "date": r.get("date", earlier.get("date"))} for r in earlier.get("results", [])
-            if r.get("name") not in replaced]
+    return [r if "date" in r or "measured" in r else {**r, "date": earlier.get("date")}
+            for r in earlier.get("results", []) if r.get("name") not in replaced]
 
 
 if __name__ == "__main__":

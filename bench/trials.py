@@ -103,7 +103,11 @@ def _cut(recorded, shots: int):
     return replace(recorded, lines=lines, expected=None)
 
 
-def settled_frames(game: str, seed: int, every: int, shots: int = 20):
+TABLE_SEEDS = range(4)  # the trials whose tables `make bench` reads through the table reader (bench_cards, bench_pieces)
+TABLE_EVERY = 20  # frames apart (2 s): a still table after each move, most of them
+
+
+def settled_frames(game: str, seed: int, every: int = TABLE_EVERY, shots: int = 20):
     """Trial ``seed`` of ``game`` staged as the trials stage it (its first ``shots`` tables): its source (a
     :class:`vision.synth.demo.DemoSource`, whose ``truth`` is the frame last read), and its frames every ``every``
     with no hand in view, as (time in s, frame). For benchmarks of what the trials' tables read as."""

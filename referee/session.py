@@ -25,8 +25,9 @@ second look a moment later): a legal move is played from a glance, but only a se
 shows the illegal table raises the violation. One look can miss a piece just put down or find a card
 in a court card's pip (a Pungo trial's pyramid stepped onto a cell; the Mongoose demo's 4S in the KC's
 picture corner); the next look rarely repeats it. What the players' answer to a question (or a move
-they enter, a violation they overrule) leaves of a table only glanced at waits for the second look too. Chance nodes need nothing special: the
-table's reveal is read like any move (``interpret`` returns the chance action).
+they enter, a violation they overrule) leaves of a table only glanced at waits for the second look
+too. Chance nodes need nothing special: the table's reveal is read like any move (``interpret``
+returns the chance action).
 
 One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
 moves that a slow camera saw only once both were made): after a move is accepted, the same view is
@@ -100,7 +101,7 @@ class Pending:
     event: Event
     seen: SeenView | None  # what the table showed (None for an action entered by hand)
     candidates: tuple[Candidate, ...]
-    glance: bool = False  # ``seen`` only glanced at so far: what is left of it after an answer waits for a second look
+    glance: bool = False  # ``seen`` only glanced at so far: what an answer leaves of it waits for a second look
 
 
 @dataclass(frozen=True)
@@ -256,7 +257,8 @@ class Session:
             write = _Writer(self.log, self._snapshot.t, None)
             write("correction", {"what": "relabel", "sighting": sighting, "was": was, "label": label})
             self._drop_pending(write, "the players relabelled a sighting")  # read afresh from here
-            return self._judge(self.layout.read(self._snapshot, self.state), write, "relabel", self._snapshot.glance)[0]
+            seen = self.layout.read(self._snapshot, self.state)
+            return self._judge(seen, write, "relabel", self._snapshot.glance)[0]
 
     def choose(self, index: int) -> list[Event]:
         """Answer the open question with its reading number ``index`` (0 is the first offered)."""

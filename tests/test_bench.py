@@ -40,6 +40,7 @@ def test_a_run_of_some_benchmarks_keeps_the_other_figures_with_their_own_date(tm
     output = tmp_path / "r.json"
     output.write_text(json.dumps({"date": "2026-01-02T03:04:05+00:00", "machine": {}, "results": [
         {"name": "zz_kept", "figure": 1.0, "unit": "ms", "description": "an older figure"},
+        {"name": "zz_noted", "figure": 3.0, "unit": "ms", "description": "merged by hand", "measured": "2026-01-01"},
         {"name": "zz_merge_check", "figure": 9.0, "unit": "ms", "description": "measured again below"}]}))
 
     @benchmark("zz_merge_check", "ms", "one figure measured now")
@@ -51,5 +52,6 @@ def test_a_run_of_some_benchmarks_keeps_the_other_figures_with_their_own_date(tm
     finally:
         REGISTERED.pop()
     report = json.loads(output.read_text())
-    figures = {r["name"]: (r["figure"], r["date"]) for r in report["results"]}
-    assert figures == {"zz_kept": (1.0, "2026-01-02T03:04:05+00:00"), "zz_merge_check": (2.0, report["date"])}
+    figures = {r["name"]: (r["figure"], r.get("date"), r.get("measured")) for r in report["results"]}
+    assert figures == {"zz_kept": (1.0, "2026-01-02T03:04:05+00:00", None), "zz_merge_check": (2.0, report["date"], None),
+                       "zz_noted": (3.0, None, "2026-01-01")}  # (its own note says when, not the file's date)

@@ -3,12 +3,12 @@
 A pyramid on a Decktet card stands on art of flat shapes in the pyramids' own colours, and the
 pieces reader, which knows nothing of the card under a piece, reads some of that art as pyramids
 (Deck Town trial 4: a red ellipse of the Painter's art read as a red small at 0.92, its flower as a
-yellow medium). The card itself says which: the first time a face-up card is seen surely named with
-no piece on or beside it (in Deck Town every card is: turned up into a player's reveal, or built
+yellow medium). The card itself says which: the first time a face-up card is named surely with no
+piece on or beside it (in Deck Town most cards are: turned up into a player's reveal, or built
 bare), its face is kept, cut out of the frame and drawn flat at :data:`PX_PER_MM`, its colours as
 shares of its white border's (the light differs across the table). A pyramid later read on a card
-of that name is print when the spot it stands on looks as it did then: no pixel of its base's
-middle (but a few) is more than :data:`CHANGED` off in a colour share, the spot matched within
+of that name is print when the spot it stands on looks as it did then: :data:`MOST` of the pixels of
+its base's middle within :data:`CHANGED` in every colour share, the spot matched within
 :data:`SLACK_MM` (a card's outline is placed a few millimetres off) either way up.
 
 Only a card's first sure look is kept, and only when no piece was read on or beside it then: a
@@ -39,7 +39,7 @@ NEAR_MM = 15.0  # and no pyramid's middle lies within this of its outline (a lar
 SLACK_MM = 5.0  # how far from where the outline puts it a spot is looked for on the kept face
 SPOT_SHARE = 0.35  # the middle of a pyramid's base compared, as a share of the base's side
 CHANGED = 0.1  # a colour share this much off the kept face's is something there that was not
-MOST = 0.8  # ... at this share of the spot's pixels (the rest may be noise, or the art's edge blurred otherwise)
+MOST = 0.8  # ... at this share of the spot's pixels or more (the rest: noise, or the art's edge blurred otherwise)
 
 
 @dataclass
@@ -68,10 +68,9 @@ class CardLooks:
             kept = self.faces.get(card.card) if card.face_up else None
             if kept is None or cv2.pointPolygonTest(np.float32(card.corners_mm), pyramid.center_mm, False) < 0:
                 continue
-            face = _face(frame, calibration, card)
             at = _on_face(card, pyramid.center_mm)
             half = max(2, round(SPOT_SHARE * pyramid.stack[0].size.base_mm * PX_PER_MM / 2))
-            return change(face, kept, at, half) <= CHANGED
+            return _change(_face(frame, calibration, card), kept, at, half) <= CHANGED
         return False
 
 
@@ -80,27 +79,23 @@ def _near_any(card: CardSighting, pyramids) -> bool:
     return any(cv2.pointPolygonTest(outline, p.center_mm, True) > -NEAR_MM for p in pyramids)
 
 
-def _long_side_first(card: CardSighting) -> np.ndarray:
-    """The card's corners in table mm, starting where its first edge is a long side."""
+def _flat(card: CardSighting) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """The card's corners in table mm (its first edge a long side), where they go on its flat face, and
+    that face's size in pixels (long side across)."""
     corners = np.float32(card.corners_mm)
     if np.linalg.norm(corners[1] - corners[0]) < np.linalg.norm(corners[2] - corners[1]):
         corners = np.roll(corners, -1, axis=0)
-    return corners
-
-
-def _size_px(corners: np.ndarray) -> tuple[int, int]:
-    long = float(np.linalg.norm(corners[1] - corners[0]))
-    short = float(np.linalg.norm(corners[2] - corners[1]))
-    return max(8, round(long * PX_PER_MM)), max(8, round(short * PX_PER_MM))
+    width = max(8, round(float(np.linalg.norm(corners[1] - corners[0])) * PX_PER_MM))
+    height = max(8, round(float(np.linalg.norm(corners[2] - corners[1])) * PX_PER_MM))
+    flat = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
+    return corners, flat, (width, height)
 
 
 def _face(frame: np.ndarray, calibration: TableCalibration, card: CardSighting) -> np.ndarray:
     """The card's face cut out of ``frame`` and drawn flat, its colours as shares of its border's."""
-    corners = _long_side_first(card)
-    width, height = _size_px(corners)
+    corners, flat, size = _flat(card)
     picture = calibration.to_image(corners.astype(np.float64)).astype(np.float32)
-    flat = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
-    face = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(picture, flat), (width, height),
+    face = cv2.warpPerspective(frame, cv2.getPerspectiveTransform(picture, flat), size,
                                flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).astype(np.float32)
     rim = max(1, round(BORDER_MM * PX_PER_MM))
     border = np.concatenate([face[:rim].reshape(-1, 3), face[-rim:].reshape(-1, 3),
@@ -111,17 +106,14 @@ def _face(frame: np.ndarray, calibration: TableCalibration, card: CardSighting) 
 
 def _on_face(card: CardSighting, point_mm) -> tuple[float, float]:
     """Where a table point lies on the card's flat face, in its pixels."""
-    corners = _long_side_first(card)
-    width, height = _size_px(corners)
-    flat = np.float32([[0, 0], [width - 1, 0], [width - 1, height - 1], [0, height - 1]])
-    to_face = cv2.getPerspectiveTransform(corners, flat)
-    x, y = cv2.perspectiveTransform(np.float32([[point_mm]]), to_face)[0, 0]
+    corners, flat, _ = _flat(card)
+    x, y = cv2.perspectiveTransform(np.float32([[point_mm]]), cv2.getPerspectiveTransform(corners, flat))[0, 0]
     return float(x), float(y)
 
 
-def change(face: np.ndarray, kept: np.ndarray, at: tuple[float, float], half: int) -> float:
+def _change(face: np.ndarray, kept: np.ndarray, at: tuple[float, float], half: int) -> float:
     """How far the square of ``half`` pixels round ``at`` on ``face`` is from its best match on ``kept`` (either
-    way up, within :data:`SLACK_MM`): the :data:`MOST`-th share of its pixels' largest colour share difference
+    way up, within :data:`SLACK_MM`): the :data:`MOST` quantile of its pixels' largest colour share difference
     (a spot by the card's edge is compared where the square lies on the face, beside it)."""
     x = min(max(round(at[0]), half), face.shape[1] - half - 1)
     y = min(max(round(at[1]), half), face.shape[0] - half - 1)

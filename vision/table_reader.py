@@ -97,7 +97,7 @@ class TableReader:
         placed = self._one_of_each(frame, track.calibration, placed)
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         placed = [(c, s) for c, s in placed if not packed_over(s, pyramids)]
-        if self.deck == "decktet":
+        if self.deck == "decktet" and self.pieces:
             pyramids = self._not_print(frame, track.calibration, [s for _, s in placed], pyramids)
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
@@ -106,7 +106,7 @@ class TableReader:
     def _not_print(self, frame: np.ndarray, calibration: TableCalibration, cards: list[CardSighting],
                    pyramids) -> tuple:
         """``pyramids`` but those that are a Decktet card's art, read where the card looked the same bare
-        (:class:`CardLooks`); and the faces of the cards seen bare for the first time kept."""
+        (:class:`CardLooks`), keeping the faces of cards named surely for the first time."""
         pyramids = tuple(p for p in pyramids if not self._looks.print_only(frame, calibration, p, cards))
         self._looks.keep(frame, calibration, cards, pyramids)
         return pyramids

@@ -48,6 +48,7 @@ from vision.table_reader import SAVED, GamePieces, TableReader
 from webui import sightings
 from webui.table_calibration import AREA_FILENAME
 
+
 def deck_names(game_name: str) -> str:
     """The card names ``game_name``'s deck uses, as :class:`TableReader`'s ``deck`` takes them: ``decktet``
     for a deck of Decktet cards (:data:`webui.sightings.DECKS`), ``standard`` otherwise (Pungo has no cards,
