@@ -35,11 +35,18 @@ PX_PER_MM = 2.0  # a card's face kept at this many pixels a millimetre (a camera
 BORDER_MM = 2.5  # the strip round a card's face: its paper's white
 WHITE_SHARE = 90  # the percentile of the strip's colours taken as that white (an outline a few mm off takes table in)
 KEPT_SURELY = 0.9  # a card's look is kept only when it is named at least this surely
+# the middle of a kept face's art lies this near the face's (measured on Deck Town trials 0-9: 0.2-5.5 mm on
+# 60 faces kept at outlines within 6 mm of the card's; 14 and 23 mm on two laid 18 and 36 mm off)
+CENTRED_MM = 8.0
+MOST_ART = 0.72  # and covers at most this share of it (0.16-0.69 on those faces; decks' backs named the Excuse: 0.74-0.99)
+OVERLAP = 0.05  # a card overlapped by another more than this share of it keeps no face (neighbours in a grid: none)
 NEAR_MM = 15.0  # and no pyramid's middle lies within this of its outline (a large leans this far over it)
 SLACK_MM = 5.0  # how far from where the outline puts it a spot is looked for on the kept face
 SPOT_SHARE = 0.35  # the middle of a pyramid's base compared, as a share of the base's side
 CHANGED = 0.1  # a colour share this much off the kept face's is something there that was not
 MOST = 0.8  # ... at this share of the spot's pixels or more (the rest: noise, or the art's edge blurred otherwise)
+ART = 0.25  # a kept face's pixel this far off its paper's white, as a share, in some colour is art
+STILL = 0.5  # the share of a card's art that must look as kept for the card to be there still
 
 
 @dataclass
@@ -51,14 +58,30 @@ class CardLooks:
 
     def keep(self, frame: np.ndarray, calibration: TableCalibration, cards, pyramids) -> None:
         """Keep the face of each card of ``cards`` named surely for the first time, when no pyramid of
-        ``pyramids`` stands on or beside it."""
+        ``pyramids`` stands on or beside it. A card that another of ``cards`` overlaps (a reveal's cards laid
+        over each other) waits for a sure look apart, and one whose art does not lie in the middle of its
+        outline (:func:`_art_centred`) for a look at its own outline: a face cut out at an outline laid off
+        takes in the table or another card (Deck Town trial 1's Windfall kept half the Consul over it)."""
         for card in cards:
             if not card.face_up or card.card in (None, BACK) or card.card in self.named \
-                    or card.confidence < KEPT_SURELY:
+                    or card.confidence < KEPT_SURELY or any(_overlap(card, other) for other in cards if other is not card):
                 continue
+            face = _face(frame, calibration, card)
+            if not _art_centred(face):
+                continue  # an outline laid off: the card waits for a look at its own outline
             self.named.add(card.card)
             if not _near_any(card, pyramids):
-                self.faces[card.card] = _face(frame, calibration, card)
+                self.faces[card.card] = face
+
+    def there(self, frame: np.ndarray, calibration: TableCalibration, card: CardSighting) -> bool:
+        """Whether the kept face of ``card``'s name lies at its outline (within :data:`SLACK_MM`, either way
+        up): at least :data:`STILL` of the face's art (its pixels :data:`ART` off its paper's white) looks as
+        kept there. A pyramid set on a card covers a corner or part of its art and can hide the card from the
+        recogniser, or have its outline laid a margin's width off (Deck Town trial 9's Chance Meeting, its
+        small grown to a medium over its corner: found nowhere, or 25 mm off); a card taken away or covered by
+        another leaves little of its art to match (trial 9: 0.65-0.78 under the pyramids, 0.0 moved away)."""
+        kept = self.faces.get(card.card) if card.face_up else None
+        return kept is not None and _art_kept(_face(frame, calibration, card), kept) >= STILL
 
     def print_only(self, frame: np.ndarray, calibration: TableCalibration, pyramid: PyramidSighting,
                    cards) -> bool:
@@ -72,6 +95,45 @@ class CardLooks:
             half = max(2, round(SPOT_SHARE * pyramid.stack[0].size.base_mm * PX_PER_MM / 2))
             return _change(_face(frame, calibration, card), kept, at, half) <= CHANGED
         return False
+
+
+def _art_kept(face: np.ndarray, kept: np.ndarray) -> float:
+    """The share of ``kept``'s art (pixels :data:`ART` or more off its paper's white in some colour) found on
+    ``face`` within :data:`CHANGED`, where ``kept``'s inside (all but a :data:`SLACK_MM` rim) fits ``face``
+    best, either way up."""
+    slack = math.ceil(SLACK_MM * PX_PER_MM)
+    best = 0.0
+    for turned in (False, True):
+        other = cv2.rotate(kept, cv2.ROTATE_180) if turned else kept
+        if other.shape != face.shape:
+            other = cv2.resize(other, (face.shape[1], face.shape[0]))
+        inside = other[slack:-slack, slack:-slack]
+        _, _, (x, y), _ = cv2.minMaxLoc(cv2.matchTemplate(face, inside, cv2.TM_SQDIFF))
+        match = face[y:y + inside.shape[0], x:x + inside.shape[1]]
+        art = np.abs(inside - 1.0).max(axis=2) >= ART
+        alike = np.abs(match - inside).max(axis=2) <= CHANGED
+        best = max(best, float((alike & art).sum()) / max(int(art.sum()), 1))
+    return best
+
+
+def _art_centred(face: np.ndarray) -> bool:
+    """Whether the art of a face cut out (its pixels :data:`ART` off white) has its middle within
+    :data:`CENTRED_MM` of the face's, and covers at most :data:`MOST_ART` of it: a Decktet card's art panel lies
+    in its middle within a white border, and an outline laid off takes in the table or a neighbour's art on one
+    side (on a dark table, its border no paper, all of it reads as art), as a back's print fills its card."""
+    art = np.abs(face - 1.0).max(axis=2) >= ART
+    ys, xs = np.nonzero(art)
+    if len(xs) == 0 or art.mean() > MOST_ART:
+        return False
+    off = (xs.mean() - (face.shape[1] - 1) / 2, ys.mean() - (face.shape[0] - 1) / 2)
+    return math.hypot(*off) / PX_PER_MM <= CENTRED_MM
+
+
+def _overlap(card: CardSighting, other: CardSighting) -> bool:
+    """Whether two cards' outlines overlap by more than :data:`OVERLAP` of a card."""
+    a, b = np.float32(card.corners_mm), np.float32(other.corners_mm)
+    area, _ = cv2.intersectConvexConvex(a, b)
+    return area > OVERLAP * cv2.contourArea(a)
 
 
 def _near_any(card: CardSighting, pyramids) -> bool:

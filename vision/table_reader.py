@@ -26,7 +26,7 @@ from referee.cards import BACK
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
                                turned_by_edges)
-from vision.card_looks import CardLooks
+from vision.card_looks import SLACK_MM, CardLooks
 from vision.cards.backs import SAME_CARD_MM, find_backs, find_panels, visible_area
 from vision.cards import whole_face
 from vision.cards.closer import read_closer
@@ -67,13 +67,14 @@ class TableReader:
     # the cards of the last frame read, for a second look where one of them is no longer found
     _previous: list = field(default_factory=list, repr=False)
     _looks: CardLooks = field(default_factory=CardLooks, repr=False)  # Decktet faces seen bare: art is no piece
+    _kept_found: list = field(default_factory=list, repr=False)  # the last frame's cards with a kept face
 
     def read(self, frame: np.ndarray, t: float, recognise: bool = True) -> FrameReading:
         """The frame's snapshot at time ``t``; with ``recognise`` False only the mat is tracked (the
         snapshot is None): a frame in motion, whose reading the stabiliser would throw away."""
         if self._tracker is None or self._tracker.image_size != (frame.shape[1], frame.shape[0]):
             self._tracker = MatTracker(self.layout, (frame.shape[1], frame.shape[0]), self.intrinsics)
-            self._previous, self._looks = [], CardLooks()
+            self._previous, self._looks, self._kept_found = [], CardLooks(), []
         markers = detect_markers(frame)
         track = self._tracker.update(markers)
         if track.calibration is None and self.fallback is not None \
@@ -98,7 +99,9 @@ class TableReader:
         pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
         placed = [(c, s) for c, s in placed if not packed_over(s, pyramids)]
         if self.deck == "decktet" and self.pieces:
+            placed = self._by_faces(frame, track.calibration, placed)
             pyramids = self._not_print(frame, track.calibration, [s for _, s in placed], pyramids)
+            self._kept_found = [s for _, s in placed if s.face_up and s.card in self._looks.faces]
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)
         return FrameReading(TableSnapshot(t, cards, tuple(pyramids), tuple(dice), tuple(tokens)), track, seen)
@@ -110,6 +113,44 @@ class TableReader:
         pyramids = tuple(p for p in pyramids if not self._looks.print_only(frame, calibration, p, cards))
         self._looks.keep(frame, calibration, cards, pyramids)
         return pyramids
+
+    def _by_faces(self, frame: np.ndarray, calibration: TableCalibration,
+                  placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
+        """``placed`` checked against the cards of the last frame read that have a kept face
+        (:class:`CardLooks`), where that face still lies (:meth:`CardLooks.there`). A pyramid set on a card
+        may hide it from the recogniser, have it laid out a margin's width off, or read as another card (Deck
+        Town trial 9's Chance Meeting under a medium: found nowhere, 25 mm off, or as the Ace of Leaves). So a
+        card found within :data:`REACH_MM` of where it lay is put back there when its face lies there and not
+        where it was found; and where its face still lies, a face-up card found on it (its middle within the
+        outline) by another name, or none, whose own face is not there, is that card; where nothing was found
+        it is there still. A card moved is found where it went (its face is not where it lay: trial 3's
+        Desert, placed 20 mm off once, was found at its place); a face is kept once for the two cards of a
+        name in a double deck, so a name found now is not added again."""
+        placed, names = list(placed), {s.card for _, s in placed}
+        for old in self._kept_found:
+            near = [k for k, (_, s) in enumerate(placed)
+                    if s.card == old.card and math.dist(s.center_mm, old.center_mm) < REACH_MM]
+            if near:
+                k = near[0]
+                now = placed[k][1]
+                if math.dist(now.center_mm, old.center_mm) > SLACK_MM and \
+                        not self._looks.there(frame, calibration, now) and self._looks.there(frame, calibration, old):
+                    placed[k] = (_seen_as(old, calibration), replace(now, center_mm=old.center_mm,
+                                                                     corners_mm=old.corners_mm, angle_deg=old.angle_deg))
+                continue
+            if old.card in names:
+                continue
+            on = [k for k, (_, s) in enumerate(placed) if _within(old.corners_mm, s.center_mm)]
+            if len(on) > 1 or (on and (not placed[on[0]][1].face_up or placed[on[0]][1].card == BACK or
+                                       self._looks.there(frame, calibration, placed[on[0]][1]))):
+                continue
+            if self._looks.there(frame, calibration, old):
+                names.add(old.card)
+                if on:
+                    placed[on[0]] = (_seen_as(old, calibration), old)
+                else:
+                    placed.append((_seen_as(old, calibration), old))
+        return placed
 
     def _looked_again(self, frame: np.ndarray, calibration: TableCalibration,
                       placed: list[tuple[CardSeen, CardSighting]]) -> list[tuple[CardSeen, CardSighting]]:
@@ -230,6 +271,15 @@ class TableReader:
         kept = [(c, s) for k, (c, s) in enumerate(placed) if k not in replaced and (s.face_up or not any(
             math.dist(s.center_mm, b.centre_mm) < 2 * SAME_CARD_MM for b in found))]
         return kept + backs
+
+
+REACH_MM = 30.0  # how far from where a card with a kept face lay a card of its name found now may be that card misplaced
+
+
+def _seen_as(card: CardSighting, calibration: TableCalibration) -> CardSeen:
+    """``card`` as the recogniser would report it (its outline in picture pixels), for the overlay."""
+    polygon = calibration.to_image(np.array(card.corners_mm, np.float64)).tolist()
+    return CardSeen(card.card, card.confidence, polygon, [(a.label, a.probability) for a in card.alternatives])
 
 
 def _card_square(sighting: CardSighting, calibration: TableCalibration) -> list[list[float]]:

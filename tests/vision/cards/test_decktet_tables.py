@@ -114,3 +114,20 @@ def test_a_decktet_cards_art_read_as_a_pyramid_where_the_card_was_seen_bare_is_n
                  and math.dist((o.pose["x"], o.pose["y"]), (forest.pose["x"], forest.pose["y"])) < 45)
     assert [str(p.stack[0]) for p in snapshot.pyramids  # Bob's small on the Forest is still read
             if math.dist(p.center_mm, (small.pose["x"], small.pose["y"])) < 10] == ["yellow1"]
+
+
+def test_a_decktet_card_seen_bare_is_read_by_its_face_where_a_pyramid_hides_it_or_has_it_misplaced_or_misnamed():
+    # Deck Town trial 9: Ann's Chance Meeting, turned up bare into her reveal (4.2 s), is hatched onto the town
+    # with a small (8.4 s), which grows to a medium over the card's corner. Then the recogniser finds the card
+    # nowhere (12.0 s), lays it out 25 mm off (12.4 s), or reads it as the Ace of Leaves (14.4 s): its face, kept
+    # when it was first named bare, says it lies where it lay. Before, the trial lost the town card at 12.4 s.
+    source, reader = _deck_town_trial(9)
+    for t in (4.2, 8.4, 12.0, 12.4, 14.4):
+        source.seek(round(t * 10))
+        snapshot = reader.read(source.read(), t).snapshot
+        truth = next(o for o in source.truth.objects if o.kind == "card" and o.label == "chance-meeting")
+        at = (truth.pose["x"], truth.pose["y"])
+        there = [c for c in snapshot.cards if math.dist(c.center_mm, at) < 30]
+        assert [c.card for c in there] == ["chance-meeting"], (t, there)
+        assert math.dist(there[0].center_mm, at) < 8, (t, there[0].center_mm, at)
+    assert "chance-meeting" in reader._looks.faces
