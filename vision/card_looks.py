@@ -61,7 +61,8 @@ class CardLooks:
         ``pyramids`` stands on or beside it. A card that another of ``cards`` overlaps (a reveal's cards laid
         over each other) waits for a sure look apart, and one whose art does not lie in the middle of its
         outline (:func:`_art_centred`) for a look at its own outline: a face cut out at an outline laid off
-        takes in the table or another card (Deck Town trial 1's Windfall kept half the Consul over it)."""
+        takes in the table or another card (Deck Town trial 1's Windfall kept half the Consul over it). A face
+        that another name's kept face matches (:meth:`there`'s test) is that card misread, and keeps nothing."""
         for card in cards:
             if not card.face_up or card.card in (None, BACK) or card.card in self.named \
                     or card.confidence < KEPT_SURELY or any(_overlap(card, other) for other in cards if other is not card):
@@ -69,6 +70,8 @@ class CardLooks:
             face = _face(frame, calibration, card)
             if not _art_centred(face):
                 continue  # an outline laid off: the card waits for a look at its own outline
+            if any(_art_kept(face, other) >= STILL for other in self.faces.values()):
+                continue  # a card whose face is kept, misread (Deck Town trial 3's Mountain, read surely as the Diplomat)
             self.named.add(card.card)
             if not _near_any(card, pyramids):
                 self.faces[card.card] = face

@@ -136,3 +136,17 @@ def test_a_card_laid_out_off_its_own_outline_keeps_its_face_only_from_a_look_at_
         assert looks.faces == {} and looks.named == set()
         looks.keep(_table(ground=ground), calibration, [_card()], ())
         assert set(looks.faces) == {"painter"}
+
+
+def test_a_card_whose_face_is_kept_read_surely_by_another_name_keeps_no_face_under_that_name():
+    """Deck Town trial 3's Mountain, its face kept, was read surely as the Diplomat once: kept under that name, its
+    face would later have put a Diplomat where the Mountain lay."""
+    looks = CardLooks()
+    calibration = _calibration()
+    looks.keep(_table(), calibration, [_card()], ())
+    misread = CardSighting("diplomat", True, CENTRE, _card().corners_mm, 0.0, 0.95)
+    looks.keep(_table(light=0.9), calibration, [misread], ())
+    assert set(looks.faces) == {"painter"} and "diplomat" not in looks.named
+    other = CardSighting("diplomat", True, CENTRE, _card().corners_mm, 0.0, 0.95)  # the real Diplomat's face is kept
+    looks.keep(_table(card="other"), calibration, [other], ())
+    assert set(looks.faces) == {"painter", "diplomat"}
