@@ -1,4 +1,4 @@
-"""What each card looks like bare, as this camera sees it: card print is no piece.
+"""What each card looks like bare, as this camera sees it: card print is no piece, and a card half hidden is there.
 
 A pyramid on a Decktet card stands on art of flat shapes in the pyramids' own colours, and the
 pieces reader, which knows nothing of the card under a piece, reads some of that art as pyramids
@@ -17,6 +17,12 @@ already on it (a hatch puts both down together, the card unread in its player's 
 no look: Deck Town trial 7's Chance Meeting, first named surely on the town with its small unseen,
 would have hidden the small from then on. A small so lost is what the layout offers back anyway
 (a town card read with fewer pyramids than it carries), where print read as a piece is not.
+
+The same faces say where a card still lies (:meth:`CardLooks.there`): a pyramid set on a card can hide
+it from the recogniser, have it laid out off its place or read as another card, while most of its art
+still shows as kept. A wrong face would then keep a wrong card, so a face is kept only at the card's
+own outline (no other card overlapping it, its art in the outline's middle) and never for a name read
+on another kept card's face.
 """
 
 from __future__ import annotations
@@ -106,10 +112,7 @@ def _art_kept(face: np.ndarray, kept: np.ndarray) -> float:
     best, either way up."""
     slack = math.ceil(SLACK_MM * PX_PER_MM)
     best = 0.0
-    for turned in (False, True):
-        other = cv2.rotate(kept, cv2.ROTATE_180) if turned else kept
-        if other.shape != face.shape:
-            other = cv2.resize(other, (face.shape[1], face.shape[0]))
+    for other in _both_ways_up(kept, face):
         inside = other[slack:-slack, slack:-slack]
         _, _, (x, y), _ = cv2.minMaxLoc(cv2.matchTemplate(face, inside, cv2.TM_SQDIFF))
         match = face[y:y + inside.shape[0], x:x + inside.shape[1]]
@@ -117,6 +120,13 @@ def _art_kept(face: np.ndarray, kept: np.ndarray) -> float:
         alike = np.abs(match - inside).max(axis=2) <= CHANGED
         best = max(best, float((alike & art).sum()) / max(int(art.sum()), 1))
     return best
+
+
+def _both_ways_up(kept: np.ndarray, face: np.ndarray):
+    """``kept`` as it lies and turned half round, each drawn at ``face``'s size (an outline is read from
+    either end of its card)."""
+    for other in (kept, cv2.rotate(kept, cv2.ROTATE_180)):
+        yield other if other.shape == face.shape else cv2.resize(other, (face.shape[1], face.shape[0]))
 
 
 def _art_centred(face: np.ndarray) -> bool:
@@ -185,10 +195,7 @@ def _change(face: np.ndarray, kept: np.ndarray, at: tuple[float, float], half: i
     spot = face[y - half:y + half + 1, x - half:x + half + 1]
     slack = math.ceil(SLACK_MM * PX_PER_MM)
     best = math.inf
-    for turned in (False, True):
-        other = cv2.rotate(kept, cv2.ROTATE_180) if turned else kept
-        if other.shape != face.shape:
-            other = cv2.resize(other, (face.shape[1], face.shape[0]))
+    for other in _both_ways_up(kept, face):
         x0, y0 = max(0, x - half - slack), max(0, y - half - slack)
         window = other[y0:y + half + slack + 1, x0:x + half + slack + 1]
         if window.shape[0] < spot.shape[0] or window.shape[1] < spot.shape[1]:

@@ -141,9 +141,10 @@ class TableReader:
             if old.card in names:
                 continue
             on = [k for k, (_, s) in enumerate(placed) if _within(old.corners_mm, s.center_mm)]
-            if len(on) > 1 or (on and (not placed[on[0]][1].face_up or placed[on[0]][1].card == BACK or
-                                       self._looks.there(frame, calibration, placed[on[0]][1]))):
-                continue
+            if on:  # one face-up card on it, whose own face is not there, may be this card misread
+                found = placed[on[0]][1]
+                if len(on) > 1 or not found.face_up or found.card == BACK or self._looks.there(frame, calibration, found):
+                    continue
             if self._looks.there(frame, calibration, old):
                 names.add(old.card)
                 if on:
