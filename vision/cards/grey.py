@@ -35,6 +35,13 @@ def without_colour(image: np.ndarray) -> bool:
     return float((few.max(axis=2) - few.min(axis=2)).mean()) < GREY_SPREAD
 
 
+def darkest(image: np.ndarray) -> np.ndarray:
+    """Each pixel's darkest channel of the colour picture ``image`` (what ink is darkest in, whatever
+    its colour); ``image.min(axis=2)`` took 20 ms on a 1280x720 picture, this about 1."""
+    blue, green, red = cv2.split(image)
+    return cv2.min(cv2.min(blue, green), red)
+
+
 def _diamond(ink: np.ndarray, box, wider, turn_deg: float) -> bool | None:
     """Whether the suit sign of the index in ``box`` (of the picture's darkest channel ``ink``), turned
     upright by ``turn_deg``, is a diamond: it fills the four-sided outline round it (:func:`diamond_fill`,
@@ -56,7 +63,7 @@ def diamond_fill(image: np.ndarray, box, turn_deg: float, side: int = 96) -> flo
     k = side / max(x1 - x0, y1 - y0, 2.0) / CROP_SCALE
     m = cv2.getRotationMatrix2D(((x0 + x1) / 2, (y0 + y1) / 2), turn_deg, k)
     m[:, 2] += (side / 2 - (x0 + x1) / 2, side / 2 - (y0 + y1) / 2)
-    crop = cv2.warpAffine(image.min(axis=2) if image.ndim == 3 else image, m, (side, side),
+    crop = cv2.warpAffine(darkest(image) if image.ndim == 3 else image, m, (side, side),
                           flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     _, ink = cv2.threshold(crop, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     n, labels, stats, centres = cv2.connectedComponentsWithStats(ink)
@@ -87,7 +94,7 @@ def suits_by_shape(probs: np.ndarray, image: np.ndarray, boxes, wider, turns) ->
     the sign is a diamond, each rank's reads as a club, spade or heart go to that rank's diamond; where it
     is not, each rank's read as a diamond is shared among its other three suits (which of them it is, the
     read of a black-looking sign does not say surely: the card is left in doubt rather than guessed)."""
-    ink = image.min(axis=2) if image.ndim == 3 else image  # (once: a 1280x720 picture's takes 20 ms)
+    ink = darkest(image) if image.ndim == 3 else image  # (once for all the reads)
     probs = probs.copy()
     for row, (box, larger, turn) in enumerate(zip(boxes, wider, turns)):
         diamond = _diamond(ink, box, larger, float(turn))

@@ -40,14 +40,24 @@ def shows_no_red(image: np.ndarray, box) -> bool:
     patch = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
     if patch.size == 0:
         return False
-    pixels = patch.reshape(-1, 3).astype(np.int16)
-    darkest = pixels.min(axis=1).astype(np.uint8).reshape(-1, 1)
-    _, ink = cv2.threshold(darkest, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-    ink = ink.ravel() > 0
-    if ink.sum() < MIN_INK:
+    blue, green, red = cv2.split(patch)
+    _, ink = cv2.threshold(cv2.min(cv2.min(blue, green), red), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    ink = ink > 0
+    if np.count_nonzero(ink) < MIN_INK:
         return False
-    redness = pixels[ink, 2] - np.maximum(pixels[ink, 1], pixels[ink, 0])
-    return float(np.percentile(redness, INK_PERCENTILE)) <= NO_RED
+    redness = red[ink].astype(np.int16) - np.maximum(green[ink], blue[ink])
+    return _percentile(redness, INK_PERCENTILE) <= NO_RED
+
+
+def _percentile(values: np.ndarray, q: float) -> float:
+    """``np.percentile(values, q)`` to the last bit (its linear rule, the same arithmetic), by partial
+    sorting: it is called for every index read, and ``np.percentile`` took three quarters of the time."""
+    at = (len(values) - 1) * (q / 100)
+    below = int(at)
+    above = min(below + 1, len(values) - 1)
+    part = np.partition(values, (below, above))
+    a, b, t = float(part[below]), float(part[above]), at - below
+    return b - (b - a) * (1 - t) if t >= 0.5 else a + (b - a) * t
 
 
 def black_suits(probs: np.ndarray, image: np.ndarray, boxes) -> np.ndarray:

@@ -149,6 +149,7 @@ class CardRecogniser:
         # (whether a picture may be a close-up of a card or two, looked at coarser where it shows few
         # indices: a photo may; a camera over a table, as the table reader's, never shows an index so large)
         self.close_ups = close_ups
+        self._judged: tuple[np.ndarray, bool] | None = None  # (the picture being recognised, whether it is grey)
         for name in ("detector.onnx", "classifier.onnx"):
             if not (self.folder / name).is_file():
                 raise RecognitionError(f"the card model {self.folder / name} is missing; rebuild it with `make models`")
@@ -355,12 +356,19 @@ class CardRecogniser:
             logits = np.log(np.clip(probs, 1e-12, 1)) / self.temperature
             probs = np.exp(logits - logits.max(axis=1, keepdims=True))
             probs /= probs.sum(axis=1, keepdims=True)
-        if grey.without_colour(image):  # (the ink's colour is not in the picture: the sign's shape tells a diamond)
+        if self._without_colour(image):  # (the ink's colour is not in the picture: the sign's shape tells a diamond)
             probs = grey.suits_by_shape(probs, image, [i["box"] for i in indices],
                                         [_resized(i["box"], grey.WIDER) for i in indices], turns)
         else:  # (an index in black ink is no heart or diamond, whatever its hidden sign looked like)
             probs = ink.black_suits(probs, image, [i["box"] for i in indices])
         return probs, embeddings
+
+    def _without_colour(self, image: np.ndarray) -> bool:
+        """:func:`grey.without_colour` of ``image``, judged once while :meth:`recognise` works on it (each
+        of its dozen reads asked it anew: about a millisecond each)."""
+        if self._judged is not None and self._judged[0] is image:
+            return self._judged[1]
+        return grey.without_colour(image)
 
     def _read_resized(self, image: np.ndarray, finds: list[dict], turns,
                       sizes=RETRIED_SIZES) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -389,6 +397,13 @@ class CardRecogniser:
         merged with stage 3's cards."""
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
+        self._judged = (image, grey.without_colour(image))
+        try:
+            return self._recognise(image, deck)
+        finally:
+            self._judged = None
+
+    def _recognise(self, image: np.ndarray, deck: str) -> list[CardSeen]:
         faint: list[dict] = []
         # (not for the Decktet: its indices are found less surely, and a table of them, showing few finds
         # scoring COARSE_CLEAR, would be looked at coarser, where its faces' art is boxed as indices)

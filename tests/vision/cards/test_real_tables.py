@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from models.cards import real
-from vision.cards import ink
+from vision.cards import grey, ink
 from vision.cards.classes import CLASSES, INDEX
 from vision.cards.recognise import CardRecogniser
 
@@ -49,6 +49,17 @@ def test_an_index_in_black_ink_shows_no_red_and_a_red_one_does():
     assert moved[0, INDEX["7S"]] == pytest.approx(0.02 + 0.47) and moved[0, INDEX["7C"]] == pytest.approx(0.001 + 0.47)
     assert moved.sum() == pytest.approx(read.sum())
     assert np.array_equal(ink.black_suits(read, image, [(110, 20, 180, 95)]), read)  # red ink: as read
+
+
+def test_the_ink_test_takes_its_percentile_and_darkest_channel_as_numpy_would():
+    # (the fast forms the recogniser calls for every read must judge exactly as the plain numpy ones)
+    rng = np.random.default_rng(5)
+    for n in (1, 2, 3, 5, 6, 11, 100, 257):
+        for _ in range(50):
+            values = rng.integers(-40, 40, n).astype(np.int16)
+            assert ink._percentile(values, ink.INK_PERCENTILE) == float(np.percentile(values, ink.INK_PERCENTILE))
+    picture = rng.integers(0, 256, (30, 40, 3), np.uint8)
+    assert np.array_equal(grey.darkest(picture), picture.min(axis=2))
 
 
 def test_printed_black_text_on_a_face_is_named_no_heart(recogniser, shared):
