@@ -218,8 +218,12 @@ def ordered(quad: np.ndarray) -> np.ndarray:
 def _distinct(quads: list[np.ndarray]) -> list[np.ndarray]:
     """``quads`` less those overlapping an earlier, larger one by :data:`SAME_OUTLINE`."""
     kept: list[np.ndarray] = []
+    boxes = np.zeros((len(quads), 4))  # (the kept quads' bounding boxes: only those meeting a quad's are compared)
     for quad in sorted(quads, key=lambda q: -abs(cv2.contourArea(q))):
-        if all(_overlap(quad, k) < SAME_OUTLINE for k in kept):
+        lo, hi = quad.min(axis=0), quad.max(axis=0)
+        near = np.flatnonzero(~((lo > boxes[:len(kept), 2:]) | (boxes[:len(kept), :2] > hi)).any(axis=1))
+        if all(_overlap(quad, kept[k]) < SAME_OUTLINE for k in near):
+            boxes[len(kept)] = (*lo, *hi)
             kept.append(quad)
     return kept
 
