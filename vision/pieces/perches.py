@@ -40,24 +40,28 @@ def _pip_row_half(size: Size) -> float:
     return PIP_SPACING_MM * (int(size) - 1) / 2 + PIP_RADIUS_MM
 
 
-def _middle(fit: Fit, size: Size, height: float, half_mm: float, camera: TableCamera) -> np.ndarray:
-    """Points (N x 3) across the middle ``2 * half_mm`` of the camera-facing sides at ``height``."""
-    half = size.base_mm / 2 * (1 - height / size.height_mm)
+def _middles(fit: Fit, size: Size, heights: np.ndarray, half_mm: float, camera: TableCamera) -> list[np.ndarray]:
+    """For each of ``heights``: points (N x 3) across the middle ``2 * half_mm`` of the camera-facing sides
+    there, :data:`PIP_SAMPLES` per side (all heights worked at once: a frame asks for thousands of rows)."""
+    half = size.base_mm / 2 * (1 - heights / size.height_mm)  # (per height)
     a = np.radians(fit.angle)
     ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
     centre = np.array([fit.x, fit.y])
-    corners = [centre + half * (sx * ex + sy * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
-    across = np.linspace(-1.0, 1.0, PIP_SAMPLES) * min(half_mm / max(half, 1e-6), 1.0)
-    sides = []
+    corners = [centre + half[:, None] * (sx * ex + sy * ey) for sx, sy in ((-1, -1), (1, -1), (1, 1), (-1, 1))]
+    across = np.linspace(-1.0, 1.0, PIP_SAMPLES)[None, :] * np.minimum(half_mm / np.maximum(half, 1e-6), 1.0)[:, None]
+    sides, facing = [], []
     for k in range(4):
         p, q = corners[k], corners[(k + 1) % 4]
         mid = (p + q) / 2
-        if (mid - centre) @ (camera.centre_mm[:2] - mid) > 0:  # a side faces the camera when the camera is beyond it
-            sides.append(mid + (q - p)[None, :] / 2 * across[:, None])
-    if not sides:
-        return np.empty((0, 3))
-    xy = np.vstack(sides)
-    return np.column_stack([xy, np.full(len(xy), -height)])
+        # a side faces the camera when the camera is beyond it
+        facing.append(((mid - centre) * (camera.centre_mm[:2] - mid)).sum(axis=1) > 0)
+        sides.append(mid[:, None, :] + (q - p)[:, None, :] / 2 * across[:, :, None])  # (height, sample, xy)
+    out = []
+    for n, height in enumerate(heights):
+        xy = [side[n] for side, faces in zip(sides, facing) if faces[n]]
+        out.append(np.column_stack([np.vstack(xy), np.full(len(xy) * PIP_SAMPLES, -height)]) if xy
+                   else np.empty((0, 3)))
+    return out
 
 
 def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float, camera: TableCamera,
@@ -73,20 +77,22 @@ def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float
     across a face puts a row 3.5 mm higher or lower on it, so each face's row is looked for within
     ``ROW_SEARCH_MM`` of where it should be, and the faces' best dips are averaged."""
     row = perch_mm + _pip_row_height(top)
+    heights = np.array([h for offset in ROW_SEARCH_MM for h in (row + offset - STEP_MM, row + offset,
+                                                                 row + offset + STEP_MM)])
+    points = _middles(fit, bottom, heights, _pip_row_half(top), camera)
+    if not all(len(p) for p in points):
+        return 0.0
+    every = np.vstack(points)
+    every[:, 2] -= lift_mm  # (z points down from the table)
+    px = camera.project(every).astype(np.float32)  # (all rows in one projection and one remap)
+    seen = cv2.remap(grey, px[:, 0:1], px[:, 1:2], cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE).ravel()
+    rows = np.split(seen.astype(np.float32), np.cumsum([len(p) for p in points])[:-1])
     best = None
-    for offset in ROW_SEARCH_MM:
-        rows = []
-        for h in (row + offset - STEP_MM, row + offset, row + offset + STEP_MM):
-            points = _middle(fit, bottom, h, _pip_row_half(top), camera)
-            if not len(points):
-                return 0.0
-            points[:, 2] -= lift_mm  # (z points down from the table)
-            px = camera.project(points).astype(np.float32)
-            rows.append(cv2.remap(grey, px[:, 0:1], px[:, 1:2], cv2.INTER_LINEAR,
-                                  borderMode=cv2.BORDER_REPLICATE).ravel().astype(np.float32))
-        if len({len(r) for r in rows}) != 1:  # a side turns away between the heights: too close to call
+    for k in range(len(ROW_SEARCH_MM)):
+        below, at, above = rows[3 * k:3 * k + 3]
+        if not len(below) == len(at) == len(above):  # a side turns away between the heights: too close to call
             continue
-        below, at, above = (r.reshape(-1, PIP_SAMPLES) for r in rows)  # one line per camera-facing side
+        below, at, above = (r.reshape(-1, PIP_SAMPLES) for r in (below, at, above))  # one line per camera-facing side
         dips = (np.minimum(below, above) - at).mean(axis=1) / np.maximum((below + above).mean(axis=1) / 2, 1.0)
         best = dips if best is None or len(best) != len(dips) else np.maximum(best, dips)
     return float(np.mean(best)) if best is not None else 0.0
