@@ -190,11 +190,14 @@ class Foreground:
         if not ring.any():
             return out
         weight = np.array([0.5, 1.0, 1.0], np.float32)
-        round_colours = self.lab[Y0:Y1, X0:X1][ring].astype(np.float32) * weight
-        pixels = lab[coloured] * weight
-        # for each coloured pixel, the share of the ring round the blob that has its colour
-        share = (((pixels[:, None, :] - round_colours[None, :, :]) ** 2).sum(-1) < TABLE_LIKE ** 2).mean(axis=1)
-        out[coloured] = share >= PRINT_SHARE_OF_RING
+        # for each coloured pixel, the share of the ring round the blob that has its colour: worked out once per
+        # colour on either side (a blob's thousands of pixels show some hundreds of colours; each pair was compared)
+        ring_colours, ring_counts = _colours(self.lab[Y0:Y1, X0:X1][ring])
+        colours, which = _colours(self.lab[y0:y1, x0:x1][coloured], inverse=True)
+        alike = ((colours.astype(np.float32)[:, None, :] * weight - ring_colours.astype(np.float32)[None, :, :] * weight)
+                 ** 2).sum(-1) < TABLE_LIKE ** 2
+        share = (alike @ ring_counts) / ring_counts.sum()
+        out[coloured] = share[which] >= PRINT_SHARE_OF_RING
         return out
 
     def colour_parts(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12,
@@ -227,6 +230,14 @@ class Foreground:
                  if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
         return [parts[k] for k in alone]
 
+
+
+def _colours(pixels: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct colours of ``pixels`` (N x 3, uint8), and how many pixels have each (or, with
+    ``inverse``, which of them each pixel has)."""
+    keys = (pixels[:, 0].astype(np.int32) << 16) | (pixels[:, 1].astype(np.int32) << 8) | pixels[:, 2]
+    distinct, first, other = np.unique(keys, return_index=True, return_inverse=inverse, return_counts=not inverse)
+    return pixels[first], other
 
 
 def largest_part(box: tuple[int, int, int, int], keep: np.ndarray) -> tuple | None:
