@@ -422,6 +422,11 @@ def _inside(polygon: np.ndarray, box) -> bool:
     return cv2.pointPolygonTest(np.asarray(polygon, np.float32), tuple(map(float, middle)), False) >= 0
 
 
+def _in_box(point, box) -> bool:
+    x0, y0, x1, y1 = box
+    return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
+
+
 def _same_place(a: np.ndarray, b: np.ndarray) -> bool:
     """Whether two card outlines are one card: centres near (a card's outline from one index may be
     a little off) or overlapping by half."""
@@ -593,6 +598,11 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
             # reading the demo's Ace of Knots from an outline round it and the Consul over it), it lies here
             same = [c for c in cards if c.id == name]
             if not same or any(c.confidence >= p or _near(c.polygon, polygon) for c in same):
+                continue
+            # unless the read lies in an index box that card was named from: its own index read again, which,
+            # laid out as a covered card's, lies on the wrong side of it (Deck Town trial 11's Ace of Leaves,
+            # on top of the discard pile and named from both its indices, was laid out over the End under it)
+            if any(_in_box(middle, box) for c in same for box in c.indices):
                 continue
             cards = [c for c in cards if c.id != name]
         seen.add(name)

@@ -14,6 +14,7 @@ from vision.synth.demo import DemoSource, demo_pieces, demo_playthrough
 from vision.synth.random_scene import random_scene
 from vision.synth.render import render
 from vision.synth.scene import CardObject, MatObject
+from vision.stabilise import Stabiliser
 from vision.table_reader import TableReader
 from webui import camera_runner
 from webui.camera_runner import copies_in_deck, deck_names
@@ -95,6 +96,22 @@ def test_a_decktet_card_whose_edges_are_lost_is_read_round_its_art_panel():
     # panel with its index, and the card round it reads Castle.
     _, snapshot = _read_where(0, 16.4, "castle")
     assert all(c.card != "back" for c in snapshot.cards if abs(c.center_mm[1] - 130) < 150 and 0 < c.center_mm[0] < 320)
+
+
+def test_the_top_card_of_a_fanned_discard_pile_lies_where_its_indices_and_face_place_it():
+    # Deck Town trial 11 at 22.0 s: the Ace of Leaves just played onto the discard pile, fanned over the End. Named
+    # from both its indices and from its whole face, it was then read again at its own lower index as a covered
+    # card, laid out as its neighbour lies, and so on the wrong side of that index, over the End: 25 mm off, the
+    # stabiliser took the two for one card, the pile stayed the End, and the trial lost the fly that played the Ace
+    source, reader = _deck_town_trial(11)
+    source.seek(220)
+    snapshot = reader.read(source.read(), 22.0).snapshot
+    read = {}
+    for name, within_mm in (("ace-leaves", 8), ("end", 15)):  # (the End, mostly covered, is laid out from one index)
+        truth = next(o for o in source.truth.objects if o.kind == "card" and o.label == name)
+        (read[name],) = [c.center_mm for c in snapshot.cards if c.card == name]
+        assert math.dist(read[name], (truth.pose["x"], truth.pose["y"])) < within_mm, (name, read[name])
+    assert math.dist(read["ace-leaves"], read["end"]) > 2 * Stabiliser.match_mm  # (two cards to the stabiliser)
 
 
 def test_a_decktet_cards_art_read_as_a_pyramid_where_the_card_was_seen_bare_is_no_pyramid():
