@@ -422,6 +422,10 @@ def _inside(polygon: np.ndarray, box) -> bool:
     return cv2.pointPolygonTest(np.asarray(polygon, np.float32), tuple(map(float, middle)), False) >= 0
 
 
+def _on(polygon, point) -> bool:
+    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), point, False) >= 0
+
+
 def _in_box(point, box) -> bool:
     x0, y0, x1, y1 = box
     return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
@@ -599,10 +603,15 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
             same = [c for c in cards if c.id == name]
             if not same or any(c.confidence >= p or _near(c.polygon, polygon) for c in same):
                 continue
-            # unless the read lies in an index box that card was named from: its own index read again, which,
-            # laid out as a covered card's, lies on the wrong side of it (Deck Town trial 11's Ace of Leaves,
-            # on top of the discard pile and named from both its indices, was laid out over the End under it)
-            if any(_in_box(middle, box) for c in same for box in c.indices):
+            # unless the read lies in an index box that card was named from and, laid out from it as a covered
+            # card, the card would lie on another card seen there: its own index read again, laid out on the wrong
+            # side of it (Deck Town trial 11's Ace of Leaves, on top of the discard pile and named from both its
+            # indices, was laid out over the End under it). Where no card lies there, such a move is a few
+            # millimetres (trial 2's Sea, in a reveal: kept where it was, the Window read covered under it took
+            # its place)
+            centre = tuple(map(float, polygon.mean(axis=0)))
+            if any(_in_box(middle, box) for c in same for box in c.indices) and any(
+                    c.id not in (name, None) and _on(c.polygon, centre) for c in cards):
                 continue
             cards = [c for c in cards if c.id != name]
         seen.add(name)

@@ -114,6 +114,19 @@ def test_the_top_card_of_a_fanned_discard_pile_lies_where_its_indices_and_face_p
     assert math.dist(read["ace-leaves"], read["end"]) > 2 * Stabiliser.match_mm  # (two cards to the stabiliser)
 
 
+def test_a_revealed_card_read_again_at_its_own_index_still_moves_a_few_millimetres_where_no_card_lies_there():
+    # Deck Town trial 2 at 38.4 s: Ann's reveal, the Sea over the Window. The Sea, named from both indices and its
+    # whole face, is read again at its own lower index and laid out from it a few millimetres over, on no other card:
+    # kept where the face put it instead, the Window read covered under it took the Sea's place and the Sea was lost
+    source, reader = _deck_town_trial(2)
+    source.seek(384)
+    snapshot = reader.read(source.read(), 38.4).snapshot
+    for name in ("sea", "window"):
+        truth = next(o for o in source.truth.objects if o.kind == "card" and o.label == name)
+        assert any(c.card == name and math.dist(c.center_mm, (truth.pose["x"], truth.pose["y"])) < 30
+                   for c in snapshot.cards), name
+
+
 def test_a_decktet_cards_art_read_as_a_pyramid_where_the_card_was_seen_bare_is_no_pyramid():
     # Deck Town trial 4: Ann builds a second Painter at 1,-1 (14.4 s), bare; at 20.2 s a red ellipse of its art
     # was read as a red small (0.96), which a question's answer then left as a spawn, flagged. The Painter's face
