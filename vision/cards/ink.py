@@ -40,7 +40,7 @@ def shows_no_red(image: np.ndarray, box) -> bool:
     patch = image[max(0, y0):min(h, y1), max(0, x0):min(w, x1)]
     if patch.size == 0:
         return False
-    blue, green, red = cv2.split(patch)
+    blue, green, red = cv2.split(patch)  # (once: the darkest channel, grey.darkest's, and the redness both need them)
     _, ink = cv2.threshold(cv2.min(cv2.min(blue, green), red), 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     ink = ink > 0
     if np.count_nonzero(ink) < MIN_INK:

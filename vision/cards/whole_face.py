@@ -418,15 +418,16 @@ def _ruled_out(read: FaceRead, name: str) -> bool:
 def _inside(polygon: np.ndarray, box) -> bool:
     """Whether the middle of an index ``box`` lies on the card ``polygon`` (the index stage laid out
     a card from an index on this card: its outline may be far off, when the index's size was misread)."""
-    middle = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), tuple(map(float, middle)), False) >= 0
+    return _on(polygon, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2))
 
 
 def _on(polygon, point) -> bool:
-    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), point, False) >= 0
+    """Whether ``point`` (picture pixels) lies on the outline ``polygon`` or inside it."""
+    return cv2.pointPolygonTest(np.asarray(polygon, np.float32), tuple(map(float, point)), False) >= 0
 
 
 def _in_box(point, box) -> bool:
+    """Whether ``point`` lies in the index ``box`` (x0, y0, x1, y1)."""
     x0, y0, x1, y1 = box
     return x0 <= point[0] <= x1 and y0 <= point[1] <= y1
 
@@ -609,9 +610,8 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
             # indices, was laid out over the End under it). Where no card lies there, such a move is a few
             # millimetres (trial 2's Sea, in a reveal: kept where it was, the Window read covered under it took
             # its place)
-            centre = tuple(map(float, polygon.mean(axis=0)))
             if any(_in_box(middle, box) for c in same for box in c.indices) and any(
-                    c.id not in (name, None) and _on(c.polygon, centre) for c in cards):
+                    c.id not in (name, None) and _on(c.polygon, polygon.mean(axis=0)) for c in cards):
                 continue
             cards = [c for c in cards if c.id != name]
         seen.add(name)

@@ -236,7 +236,7 @@ def _colours(pixels: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.
     """The distinct colours of ``pixels`` (N x 3, uint8), and how many pixels have each (or, with
     ``inverse``, which of them each pixel has)."""
     keys = (pixels[:, 0].astype(np.int32) << 16) | (pixels[:, 1].astype(np.int32) << 8) | pixels[:, 2]
-    distinct, first, other = np.unique(keys, return_index=True, return_inverse=inverse, return_counts=not inverse)
+    _, first, other = np.unique(keys, return_index=True, return_inverse=inverse, return_counts=not inverse)
     return pixels[first], other
 
 

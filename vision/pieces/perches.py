@@ -80,7 +80,7 @@ def pip_dip(grey: np.ndarray, fit: Fit, bottom: Size, top: Size, perch_mm: float
     heights = np.array([h for offset in ROW_SEARCH_MM for h in (row + offset - STEP_MM, row + offset,
                                                                  row + offset + STEP_MM)])
     points = _middles(fit, bottom, heights, _pip_row_half(top), camera)
-    if not all(len(p) for p in points):
+    if not all(len(p) for p in points):  # (no side faces the camera at some height: nothing to compare)
         return 0.0
     every = np.vstack(points)
     every[:, 2] -= lift_mm  # (z points down from the table)
