@@ -31,8 +31,14 @@ sighting's own label with its confidence, plus its alternatives). The smoothed
 :class:`~referee.snapshot.TableSnapshot` carries that mean probability as the confidence and the
 runners-up as alternatives, so one flickering frame lowers a confidence a little and never becomes
 a move. While the table stays still, voting goes on over the last ``settle_s``; a reading that
-differs from the one given (a card that really changed, say, a face recognition only now reads
-right) and keeps differing for ``settle_s`` is given as a new stable moment. A vote needs at least
+clearly differs from the one given (a card that really changed, say, a face recognition only now reads
+right) and keeps differing for ``settle_s`` is given as a new stable moment. *Clearly*
+(:meth:`IdentityVote.leaves_standing`): a still table cannot change, so the reading given stands while
+each of its objects is still found near its place under its name in a third of the window's snapshots,
+and only an object found in more than two thirds of them is news. Camera noise makes recognition find
+some things in about half of the frames (an unknown card at an edge, a half-covered card laid out from
+one index or the other); without this margin every turn of the window made a new reading, the second
+look never came and the table was recognised on every frame for as long as it stayed still. A vote needs at least
 ``min_votes`` snapshots (2): on a slow machine that reads one frame in ``settle_s``, the window
 reaches further back in the still period rather than trust a single frame. (Not more: a machine
 reading under three frames a second then still reads the demo table, which stays still for a second
@@ -202,10 +208,11 @@ class Stabiliser:
             reading = self._reading(t, where)
             if reading is not None and _same_marks(_marks_of(reading), self._given, self.match_mm):
                 return self._give(t, frame, reading, again=True)
-        reading = None
-        if not _same_marks(self._vote.marks(), self._given, self.match_mm):  # what the vote alone says first: cheap
-            reading = self._reading(t, where)
-        if reading is None or _same_marks(_marks_of(reading), self._given, self.match_mm):
+        if self._vote.leaves_standing(self._given, self.match_mm):  # what the vote alone says first: cheap
+            self._differs_since = None
+            return None
+        reading = self._reading(t, where)  # with the objects whose pixels show they cannot have gone
+        if reading is None or self._vote.leaves_standing(self._given, self.match_mm, also=_marks_of(reading)):
             self._differs_since = None
             return None
         if self._differs_since is None:
@@ -399,14 +406,24 @@ class IdentityVote:
         """The objects seen in more than half of the snapshots (one seen once is a phantom)."""
         return [track for kind in KINDS for track in self._tracks[kind] if 2 * len(track.readings) > len(self._times)]
 
-    def marks(self) -> list[Mark]:
-        """What the vote says now, object by object, without building sightings (for change checks)."""
-        marks = []
-        for track in self._present():
-            ranked = track.ranked()
-            if ranked:
-                marks.append((track.kind, ranked[0][1], track.centre))
-        return marks
+    def leaves_standing(self, given: list[Mark], match_mm: float, also: list[Mark] = ()) -> bool:
+        """Whether the vote leaves the reading ``given`` standing: it contradicts it nowhere clearly. A still
+        table cannot change, so what recognition finds in about half of the frames (a card read at one
+        index or the other, an unknown card at an edge) must not make a new reading at every turn of
+        the window: each given object needs only a track of its kind near it that was read with its label
+        in at least a third of the snapshots (or one of ``also``, objects known to be there), and only an
+        object seen in more than two thirds of them that the reading lacks is news."""
+        n = len(self._times)
+        covered: set[int] = set()
+        for kind, label, centre in given:
+            near = [track for track in self._tracks[kind] if id(track) not in covered
+                    and _distance(track.centre, centre) <= match_mm and 3 * track.count(label) >= n]
+            if near:
+                covered.add(id(max(near, key=lambda track: track.count(label))))
+            elif not any(m[0] == kind and m[1] == label and _distance(m[2], centre) <= match_mm for m in also):
+                return False
+        return all(id(track) in covered or 3 * len(track.readings) <= 2 * n
+                   for kind in KINDS for track in self._tracks[kind])
 
     def snapshot(self, t: float) -> TableSnapshot:
         """The voted reading as a snapshot at time ``t`` (never occluded: it is read off a still table)."""
@@ -444,6 +461,10 @@ class _Track:
             _, sighting, _ = self.readings.popleft()
             self._sum_x -= sighting.center_mm[0]
             self._sum_y -= sighting.center_mm[1]
+
+    def count(self, label) -> int:
+        """How many of the snapshots that saw this object read it as ``label``."""
+        return sum(1 for _, _, own in self.readings if own == label)
 
     def ranked(self) -> list[tuple[float, object]]:
         """(mean probability, label), best first, over the snapshots that saw this object; valid labels only."""
