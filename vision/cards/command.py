@@ -21,6 +21,10 @@ def add_parsers(commands, user_error: type[Exception]) -> None:
     recognize.add_argument("images", nargs="+", metavar="IMAGE", help="photos (JPEG or PNG)")
     recognize.add_argument("--deck", default="auto", metavar="DECK",
                            help="whose names to use: auto (any, the default), standard, decktet, or a learned deck")
+    recognize.add_argument("--copies", type=int, default=1, metavar="N",
+                           help="how many cards of one name the deck holds: 1 (the default: one deck), 2 for a "
+                                "double deck such as Deck Town's, 0 for no limit; a name read on more cards is "
+                                "kept on the surest N and the rest are reported unknown")
     recognize.add_argument("--json", action="store_true", help="one JSON object per line and image")
     recognize.add_argument("--instance", default="instance", metavar="DIR",
                            help="instance folder holding learned decks (default ./instance)")
@@ -54,8 +58,11 @@ def _recognize(args: argparse.Namespace, user_error: type[Exception]) -> int:
     import cv2
 
     from vision.cards.classes import DECKS
+    from vision.cards.copies import named_at_most
     from vision.cards.decks import DeckError, LearnedDeck
 
+    if args.copies < 0:
+        raise user_error(f"--copies is how many cards of one name the deck holds (0 for no limit), not {args.copies}")
     recogniser = _recogniser(user_error)
     learned = None
     if args.deck not in ("auto", *DECKS):
@@ -72,6 +79,7 @@ def _recognize(args: argparse.Namespace, user_error: type[Exception]) -> int:
             continue
         started = time.perf_counter()
         cards = learned.recognise(recogniser, image) if learned else recogniser.recognise(image, deck=args.deck)
+        cards = named_at_most(cards, args.copies)
         seconds = time.perf_counter() - started
         if args.json:
             print(json.dumps({"image": path, "width": image.shape[1], "height": image.shape[0],

@@ -5,6 +5,8 @@ card once, and a fan's next index beside a card is a card of its own."""
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -83,3 +85,35 @@ def test_a_card_whose_index_is_boxed_half_its_size_is_named_once(recogniser, sha
     # bottom-right corner placed it: the KS was named twice
     image, truth = _table(shared, "12_53_34")
     assert _named(recogniser, image) == truth
+
+
+def test_a_name_read_on_two_cards_of_one_deck_is_kept_on_the_surer_alone(shared, capsys):
+    # a standard deck holds each card once. 12_31_10: a second 4D (0.77) was read where none lies; 12_50_26:
+    # the 6C read 6S 0.90 beside the real 6S (1.00), the 6C its runner-up. `tableside recognize` keeps each
+    # name on the surest card and reports the rest unknown, that name first among their candidates;
+    # `--copies 0` (no limit) shows what the recogniser read
+    from webui.cli import main
+
+    folder = shared / "data" / "cards_real" / "dev"
+    images = [str(folder / r["image"]) for r in real.measuring(folder)
+              if r["image"].endswith(("12_31_10_Pro.jpg", "12_50_26_Pro.jpg"))]
+    assert len(images) == 2
+
+    def read(*options):
+        assert main(["recognize", "--json", "--deck", "standard", *options, *images]) == 0
+        return [json.loads(line)["cards"] for line in capsys.readouterr().out.splitlines()]
+
+    unlimited, once = read("--copies", "0"), read()
+    for cards in unlimited:
+        named = [c["id"] for c in cards if c["id"] not in (None, "back")]
+        assert len(named) > len(set(named)), named  # the recogniser alone names a card twice
+    for before, after in zip(unlimited, once):
+        assert [c["polygon"] for c in after] == [c["polygon"] for c in before]  # no card lost
+        named = [c["id"] for c in after if c["id"] not in (None, "back")]
+        assert len(named) == len(set(named)), named
+        for was, now in zip(before, after):
+            if now["id"] != was["id"]:
+                assert now["id"] is None and now["alternatives"][0][0] == was["id"]
+                assert max(c["confidence"] for c in after if c["id"] == was["id"]) >= was["confidence"]
+    assert main(["recognize", "--copies", "-1", images[0]]) == 2
+    assert "--copies" in capsys.readouterr().err
