@@ -33,11 +33,12 @@ runners-up as alternatives, so one flickering frame lowers a confidence a little
 a move. While the table stays still, voting goes on over the last ``settle_s``; a reading that
 clearly differs from the one given (a card that really changed, say, a face recognition only now reads
 right) and keeps differing for ``settle_s`` is given as a new stable moment. *Clearly*
-(:meth:`IdentityVote.leaves_standing`): a still table cannot change, so the reading given stands while
-each of its objects is still found near its place under its name in a third of the window's snapshots,
-and only an object found in more than two thirds of them is news. Camera noise makes recognition find
-some things in about half of the frames (an unknown card at an edge, a half-covered card laid out from
-one index or the other); without this margin every turn of the window made a new reading, the second
+(:meth:`IdentityVote.agrees`): a still table cannot change, so the reading given stands while each of its
+objects is still read under its name where it lies in a third of the window's snapshots (a card anywhere on
+its outline: a half-covered card is laid out from one index or the other, tens of millimetres apart); what
+is news is an object seen in at least two thirds of them that lies on nothing given under its name (a card
+read only now; in two of the three snapshots a trial's 0.4 s holds). Camera noise makes recognition find some things in about half of the frames; without
+this margin every turn of the window made a new reading, the second
 look never came and the table was recognised on every frame for as long as it stayed still. A vote needs at least
 ``min_votes`` snapshots (2): on a slow machine that reads one frame in ``settle_s``, the window
 reaches further back in the still period rather than trust a single frame. (Not more: a machine
@@ -71,6 +72,7 @@ name read on its old outline is (the card read a little further along a fan, not
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from collections import deque
@@ -135,7 +137,7 @@ class Stabiliser:
     _still_since: float = 0.0
     _frames: int = 0
     _vote: IdentityVote | None = None  # the snapshots of the last settle_s of this still period
-    _given: list | None = None  # the marks of the reading last given in this still period
+    _given: TableSnapshot | None = None  # the reading last given in this still period
     _given_any: bool = False
     _last_reading: TableSnapshot | None = None  # the reading last given, in any still period
     _last_grey: np.ndarray | None = None  # the small grey frame it was given on
@@ -206,13 +208,16 @@ class Stabiliser:
             # again before a hand comes), so what the first look saw in a frame or two may go
             self._vote.expire(self._again_after + TIME_SLACK_S, keep=1)
             reading = self._reading(t, where)
-            if reading is not None and _same_marks(_marks_of(reading), self._given, self.match_mm):
-                return self._give(t, frame, reading, again=True)
-        if self._vote.leaves_standing(self._given, self.match_mm):  # what the vote alone says first: cheap
+            if reading is not None and self._vote.agrees(self._given, self.match_mm, also=reading, confirm=True):
+                # (where the second look reads a card a little elsewhere, laid out from its other index, it is
+                # the first look's reading that both looks saw: a card 50 mm off may lie on another cell)
+                same = _same_marks(_marks_of(reading), _marks_of(self._given), self.match_mm)
+                return self._give(t, frame, reading if same else dataclasses.replace(self._given, t=t), again=True)
+        if self._vote.agrees(self._given, self.match_mm):  # what the vote alone says first: cheap
             self._differs_since = None
             return None
         reading = self._reading(t, where)  # with the objects whose pixels show they cannot have gone
-        if reading is None or self._vote.leaves_standing(self._given, self.match_mm, also=_marks_of(reading)):
+        if reading is None or self._vote.agrees(self._given, self.match_mm, also=reading):
             self._differs_since = None
             return None
         if self._differs_since is None:
@@ -239,7 +244,7 @@ class Stabiliser:
             before = self._last_reading
             self._lasting = _common(reading, before, self.match_mm) if before is not None else None
             self._last_reading, self._last_grey = reading, self._previous
-        self._given = _marks_of(reading) if reading is not None else None
+        self._given = reading
         self._given_any, self._differs_since, self._again_after = True, None, None
         return StableMoment(t, self._still_since, frame, reading, self._frames, len(self._vote), again)
 
@@ -406,24 +411,33 @@ class IdentityVote:
         """The objects seen in more than half of the snapshots (one seen once is a phantom)."""
         return [track for kind in KINDS for track in self._tracks[kind] if 2 * len(track.readings) > len(self._times)]
 
-    def leaves_standing(self, given: list[Mark], match_mm: float, also: list[Mark] = ()) -> bool:
-        """Whether the vote leaves the reading ``given`` standing: it contradicts it nowhere clearly. A still
-        table cannot change, so what recognition finds in about half of the frames (a card read at one
-        index or the other, an unknown card at an edge) must not make a new reading at every turn of
-        the window: each given object needs only a track of its kind near it that was read with its label
-        in at least a third of the snapshots (or one of ``also``, objects known to be there), and only an
-        object seen in more than two thirds of them that the reading lacks is news."""
+    def agrees(self, given: TableSnapshot, match_mm: float, also: TableSnapshot | None = None,
+               confirm: bool = False) -> bool:
+        """Whether the vote leaves the reading ``given`` standing: it contradicts it nowhere clearly. A
+        still table cannot change, so what recognition finds in about half of the frames (an unknown card at
+        an edge, a half-covered card laid out from one index or the other) must not make a new reading at
+        every turn of the window. Each given object must be read under its name, by the tracks lying on it
+        (:func:`_lies_on`), in at least a third of the snapshots (more than half to ``confirm`` it, for a
+        second look), or be one of ``also`` (objects known to be there); and every object seen in at least
+        two thirds of them must lie on a given object it is read as in at least a third of its sightings."""
         n = len(self._times)
-        covered: set[int] = set()
-        for kind, label, centre in given:
-            near = [track for track in self._tracks[kind] if id(track) not in covered
-                    and _distance(track.centre, centre) <= match_mm and 3 * track.count(label) >= n]
-            if near:
-                covered.add(id(max(near, key=lambda track: track.count(label))))
-            elif not any(m[0] == kind and m[1] == label and _distance(m[2], centre) <= match_mm for m in also):
-                return False
-        return all(id(track) in covered or 3 * len(track.readings) <= 2 * n
-                   for kind in KINDS for track in self._tracks[kind])
+        for kind in KINDS:
+            tracks, known = self._tracks[kind], getattr(also, kind) if also is not None else ()
+            for sighting in getattr(given, kind):
+                label = _label(kind, sighting)
+                seen = {t for track in tracks if _lies_on(kind, sighting, track, match_mm)
+                        for t, _, own in track.readings if own == label}
+                if (2 * len(seen) <= n if confirm else 3 * len(seen) < n) and not any(
+                        _label(kind, k) == label and _distance(k.center_mm, sighting.center_mm) <= match_mm
+                        for k in known):
+                    return False
+            for track in tracks:
+                if 3 * len(track.readings) >= 2 * n and not any(
+                        _lies_on(kind, sighting, track, match_mm)
+                        and 3 * track.count(_label(kind, sighting)) >= len(track.readings)
+                        for sighting in getattr(given, kind)):
+                    return False
+        return True
 
     def snapshot(self, t: float) -> TableSnapshot:
         """The voted reading as a snapshot at time ``t`` (never occluded: it is read off a still table)."""
@@ -523,6 +537,18 @@ def _common(a: TableSnapshot, b: TableSnapshot, match_mm: float) -> TableSnapsho
 def _near(sighting, others, match_mm: float) -> bool:
     """Whether one of ``others`` lies within ``match_mm`` of ``sighting`` (the same object, by place)."""
     return any(_distance(sighting.center_mm, o.center_mm) <= match_mm for o in others)
+
+
+def _lies_on(kind: str, sighting, track: _Track, match_mm: float) -> bool:
+    """Whether ``track`` follows the object ``sighting`` saw: it lies within ``match_mm`` of it, or, for a card,
+    it was read under the card's name with its middle inside the card's outline (the same card laid out from
+    its other index, or from a find of its face: a half-covered card's place wavers by tens of millimetres)."""
+    if _distance(track.centre, sighting.center_mm) <= match_mm:
+        return True
+    if kind != "cards" or not track.count(sighting.card):
+        return False
+    outline = np.asarray(sighting.corners_mm, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(outline, tuple(map(float, track.centre)), False) >= 0
 
 
 def _moved(kind: str, old, now: tuple) -> bool:
