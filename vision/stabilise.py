@@ -35,20 +35,23 @@ clearly differs from the one given (a card that really changed, say, a face reco
 right) and keeps differing for ``settle_s`` is given as a new stable moment. *Clearly*
 (:meth:`IdentityVote.agrees`): a still table cannot change, so the reading given stands while each of its
 objects is still read under its name where it lies in a third of the window's snapshots (a card anywhere on
-its outline: a half-covered card is laid out from one index or the other, tens of millimetres apart); what
-is news is an object seen in at least two thirds of them that lies on nothing given under its name (a card
-read only now; in two of the three snapshots a trial's 0.4 s holds). Camera noise makes recognition find some things in about half of the frames; without
-this margin every turn of the window made a new reading, the second
-look never came and the table was recognised on every frame for as long as it stayed still. A vote needs at least
-``min_votes`` snapshots (2): on a slow machine that reads one frame in ``settle_s``, the window
+its outline: a half-covered card is laid out from one index or the other, tens of millimetres apart), and
+only an object seen in at least two thirds of them (two of the three snapshots a 0.4 s window holds at five
+frames a second) that lies on nothing given under its name is news. Camera noise makes recognition find
+some things in about half of the frames; without this margin every turn of the window made a new reading,
+the second look never came and the table was recognised on every frame for as long as it stayed still. A
+vote needs at least ``min_votes`` snapshots (2): on a slow machine that reads one frame in ``settle_s``, the window
 reaches further back in the still period rather than trust a single frame. (Not more: a machine
 reading under three frames a second then still reads the demo table, which stays still for a second
 between moves; an object missed in one of two frames is kept by the rule below.)
 
 **A second look.** Asked to (:meth:`Stabiliser.look_again`, as the live pipeline does after each
 reading it hands over), the stabiliser gives the same reading once more when the table has stayed
-still ``settle_s`` longer and the snapshots since then still agree: the referee's second look, which
-alone may flag a violation. It votes on those later snapshots only (one is enough: at 2.5 frames a
+still ``settle_s`` longer and the snapshots since then still agree (each given object read under its name
+where it lies in more than half of them): the referee's second look, which alone may flag a violation.
+Where the later snapshots lay a card out from its other index, the first look's places are given again, as
+both looks saw them (when it asked for the same places, such a second look never came, and the Mongoose
+trials read successive pool reveals as one). It votes on those later snapshots only (one is enough: at 2.5 frames a
 second the second look must come before the next hand), so what the first look saw in a frame or two
 of its own may go. What lasts (below) is left as the first look left it: a phantom the vote saw at both
 looks of one still period, kept as lasting, was read in a Mongoose trial as a card revealed.
@@ -427,9 +430,8 @@ class IdentityVote:
                 label = _label(kind, sighting)
                 seen = {t for track in tracks if _lies_on(kind, sighting, track, match_mm)
                         for t, _, own in track.readings if own == label}
-                if (2 * len(seen) <= n if confirm else 3 * len(seen) < n) and not any(
-                        _label(kind, k) == label and _distance(k.center_mm, sighting.center_mm) <= match_mm
-                        for k in known):
+                enough = 2 * len(seen) > n if confirm else 3 * len(seen) >= n
+                if not enough and not _near(sighting, [k for k in known if _label(kind, k) == label], match_mm):
                     return False
             for track in tracks:
                 if 3 * len(track.readings) >= 2 * n and not any(

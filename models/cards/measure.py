@@ -7,8 +7,8 @@ Real photographs are scored on the later half of ``../shared/data/cards_real/dev
 models never learn from (:mod:`models.cards.real`: the earlier half teaches them), per image as
 multisets of face-up card ids, as the data's README says: recall is the share of labelled cards
 named, precision the share of named cards that are labelled; each table is one deck, so a name read
-on more than one card is kept on the surest alone, as ``tableside recognize`` does by default. Single-card photos are scored by
-top-1: the most confident named card is the labelled one.
+on more than one card is kept on the surest alone, as ``tableside recognize`` does by default.
+Single-card photos are scored by top-1: the most confident named card is the labelled one.
 """
 
 from __future__ import annotations

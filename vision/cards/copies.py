@@ -3,7 +3,7 @@
 A standard deck holds each of its 52 cards once (Deck Town's double Decktet, each twice). Where the
 recogniser names more cards alike than the deck holds, all but the surest are misreads (a court card's
 picture, a pip beside an index, a covered corner boxed as an index: on the real webcam tables never
-learned from, 9 of the 28 cards named wrongly were a name already on the table), so they are reported
+learned from, 8 of the 28 cards named wrongly were a name already on the table), so they are reported
 as unknown, the name they were read as first among their candidates. Which of them is the real card
 cannot be told from the name: the surest one stands.
 
