@@ -98,8 +98,8 @@ class PyramidSighting:
     """A standing stack of pyramids seen at one spot, as the camera sees it.
 
     ``stack`` lists the *visible* pyramids bottom to top (a lone pyramid is a stack of one). A
-    nest looks like its outer pyramid, so it appears as that pyramid; the referee knows what may
-    be inside. ``pointing_deg`` is set for a pyramid lying on its side: the direction its tip
+    nest looks like its outer pyramid, so it appears as that pyramid, and :attr:`may_hide` says
+    whether a smaller one could be inside; the referee knows what is. ``pointing_deg`` is set for a pyramid lying on its side: the direction its tip
     points, in degrees from the table frame's +x axis toward +y.
     """
 
@@ -123,9 +123,19 @@ class PyramidSighting:
     def size(self) -> Size:
         return self.stack[0].size
 
+    @property
+    def may_hide(self) -> bool:
+        """Whether something may be nested inside: the bottom pyramid is a medium or a large.
+
+        The camera sees a nest as its outer shell alone (plastic walls hide what is inside), so
+        this is all a sighting can say; what is inside is the referee's to remember.
+        """
+        return self.stack[0].size != Size.SMALL
+
     def to_json(self) -> dict:
+        # may_hide is written for readers of the log and derived again when read back
         return {"stack": [str(p) for p in self.stack], "center_mm": list(self.center_mm),
-                "confidence": self.confidence, "pointing_deg": self.pointing_deg,
+                "confidence": self.confidence, "may_hide": self.may_hide, "pointing_deg": self.pointing_deg,
                 "alternatives": [a.to_json() for a in self.alternatives]}
 
     @classmethod
@@ -138,8 +148,12 @@ class PyramidSighting:
         except ValueError as exc:
             raise SnapshotError(str(exc)) from None
         pointing = d.get("pointing_deg")
-        return cls(stack, _point("center_mm", d["center_mm"]), _number("confidence", d["confidence"]),
-                   None if pointing is None else _number("pointing_deg", pointing), _alternatives(d))
+        sighting = cls(stack, _point("center_mm", d["center_mm"]), _number("confidence", d["confidence"]),
+                       None if pointing is None else _number("pointing_deg", pointing), _alternatives(d))
+        if "may_hide" in d and d["may_hide"] is not sighting.may_hide:
+            raise SnapshotError(f"may_hide must be {str(sighting.may_hide).lower()} for a stack on a "
+                                f"{sighting.stack[0]}: only a medium or large can hold a nest")
+        return sighting
 
 
 @dataclass(frozen=True)
