@@ -521,9 +521,7 @@ class PieceReader:
         for sig in self.tokens.shaped():
             if sig.label in seen:
                 continue
-            d = fg.lab.astype(np.float32) - np.asarray(sig.colour_lab, np.float32)
-            distance = np.sqrt((0.25 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)  # as tokens.colour_distance
-            near = distance < COLOUR_GATE * tokens_module.REACH
+            near = tokens_module.colour_distance(fg.lab, sig.colour_lab) < COLOUR_GATE * tokens_module.REACH
             mask = cv2.morphologyEx(near.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
             best = None
@@ -935,8 +933,7 @@ def _colour_round(fg: Foreground, fit: Fit, colour_lab, ring: tuple[int, int] = 
     around = outer & ~near
     if not around.any():
         return 0.0
-    d = fg.lab[y0:y1, x0:x1][around].astype(np.float32) - np.asarray(colour_lab, np.float32)
-    distance = np.sqrt((0.25 * d[:, 0]) ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)  # as tokens.colour_distance
+    distance = tokens_module.colour_distance(fg.lab[y0:y1, x0:x1][around], colour_lab)
     return float((distance < COLOUR_GATE * tokens_module.REACH).mean())
 
 

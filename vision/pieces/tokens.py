@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
 from referee.pyramids import Stack
@@ -19,17 +20,42 @@ from referee.snapshot import Alternative, TokenSighting
 
 REACH = 30.0  # Lab distance beyond which a colour is nobody's
 MARGIN = 6.0  # the nearest signature must beat the next by this much to be sure
+# how much darker or lighter (in L*, about the cube root of the light) a token may look than when it was shown:
+# a green pawn shown from the side (L* 34) reads L* 61 on its lit top seen from above
+SHADE = (0.55, 2.0)
 
 
 class TokenError(ValueError):
     """A token that cannot be registered: says why and what to do."""
 
 
-def colour_distance(a: np.ndarray, b: np.ndarray) -> float:
-    """How different two Lab colours look for telling tokens apart: hue and chroma count fully, lightness a
-    quarter (the light at game start is seldom the light later)."""
-    d = np.asarray(a, np.float64) - np.asarray(b, np.float64)
-    return float(np.sqrt((0.25 * d[0]) ** 2 + d[1] ** 2 + d[2] ** 2))
+def colour_distance(colours: np.ndarray, signature) -> np.ndarray | float:
+    """How different the Lab colours ``colours`` (any shape ending in 3; OpenCV's 8-bit Lab) look from a token's
+    ``signature`` colour: hue and chroma count fully, lightness a quarter (the light at game start is seldom the
+    light later).
+
+    Shade is forgiven: a pawn shown from the side shows mostly its shaded flanks, and seen from above its lit top,
+    several times brighter. More or less light of one colour scales L*, a* and b* about alike (each follows the
+    cube root of the light), so the signature is first scaled by the factor that fits best, within SHADE. The two
+    are compared at the brighter one's light: in the dark every colour nears black, and black print must stay far
+    from a dark green pawn.
+    """
+    colours = np.asarray(colours)
+    flat = np.ascontiguousarray(colours.reshape(-1, 1, 3), np.float32)
+    g = np.asarray(signature, np.float64) - (0.0, 128.0, 128.0)
+    w = np.array([0.25, 1.0, 1.0])
+    wg = w * g
+    gg = max(float(wg @ wg), 1e-6)
+    # per pixel, with OpenCV's per-pixel products (numpy's wait on BLAS threads on a busy machine): the weighted
+    # colour wc, its length squared and its projection on the weighted signature
+    wc = cv2.transform(flat, np.hstack([np.diag(w), (-w * (0.0, 128.0, 128.0))[:, None]]).astype(np.float32))
+    cc = cv2.transform(cv2.multiply(wc, wc), np.ones((1, 3), np.float32))
+    cg = cv2.transform(wc, wg[None, :].astype(np.float32))
+    # the least-squares factor for the weighted colours, held within what shade can do
+    k = np.clip(cg / gg, *SHADE)
+    squared = np.maximum(cc - 2 * k * cg + k * k * gg, 0.0)
+    distance = (np.sqrt(squared) / np.minimum(k, 1.0)).reshape(colours.shape[:-1])
+    return float(distance) if distance.ndim == 0 else distance
 
 
 @dataclass(frozen=True)
@@ -75,7 +101,7 @@ class TokenRegistry:
         shaped = self.shaped()
         if not shaped:
             return None
-        d = np.array([colour_distance(np.asarray(s.colour_lab), colour_lab) for s in shaped])
+        d = np.array([colour_distance(colour_lab, s.colour_lab) for s in shaped])
         # a poor outline fit counts as distance too: a pawn is not a disc
         d = d + np.array([25.0 * max(0.0, 0.8 - shape_fits.get(s.label, 0.0)) for s in shaped])
         order = np.argsort(d)
