@@ -23,6 +23,10 @@ it from the recogniser, have it laid out off its place or read as another card, 
 still shows as kept. A wrong face would then keep a wrong card, so a face is kept only at the card's
 own outline (no other card overlapping it, its art in the outline's middle) and never for a name read
 on another kept card's face.
+
+And they show what stands on a card (:meth:`CardLooks.standing`): a small on busy art merges with the
+art in the pieces reader's foreground and goes unseen (Deck Town trial 0's yellow smalls on the
+Darkness), while against the card's bare look it stands out alone.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ import numpy as np
 
 from calibration.homography import TableCalibration
 from referee.cards import BACK
+from referee.pyramids import Size
 from referee.snapshot import CardSighting, PyramidSighting
 
 PX_PER_MM = 2.0  # a card's face kept at this many pixels a millimetre (a camera over the table sees about one)
@@ -53,6 +58,12 @@ CHANGED = 0.1  # a colour share this much off the kept face's is something there
 MOST = 0.8  # ... at this share of the spot's pixels or more (the rest: noise, or the art's edge blurred otherwise)
 ART = 0.25  # a kept face's pixel this far off its paper's white, as a share, in some colour is art
 STILL = 0.5  # the share of a card's art that must look as kept for the card to be there still
+# what stands on a card with a kept face: patches of changed pixels at least this share of a small's base, where a
+# pixel only darker than kept, about alike in every colour (within SHADE_SPREAD of its shares' ratios), is shadow
+STANDING_AREA = 0.3
+WHOLE, CUT = 255, 128  # the values of a patch within a card and one at its rim in the mask of what stands on cards
+STANDING_CHANGE = 0.3
+SHADE_SPREAD = 0.15
 
 
 @dataclass
@@ -104,6 +115,64 @@ class CardLooks:
             half = max(2, round(SPOT_SHARE * pyramid.stack[0].size.base_mm * PX_PER_MM / 2))
             return _change(_face(frame, calibration, card), kept, at, half) <= CHANGED
         return False
+
+
+    def standing(self, frame: np.ndarray, calibration: TableCalibration, cards) -> np.ndarray | None:
+        """Where something stands on a face-up card of ``cards`` whose kept face is known: a mask over
+        ``frame`` of the pixels that differ from the card's bare look by more than :data:`STANDING_CHANGE`
+        in some colour share and are not merely darker (a shadow), in patches of at least :data:`STANDING_AREA`
+        of a small's base: :data:`WHOLE` where the patch lies within the card, :data:`CUT` where it reaches the
+        card's rim (what stands there may go on over the card's edge), 0 elsewhere; None when no card has a
+        kept face. A piece standing on busy art merges with it in the pieces reader's foreground, and a small
+        there goes unseen or takes in art and reads a size up; against the bare card it stands out alone. A
+        card another overlaps is left out (the other card changed it)."""
+        mask = None
+        slack = math.ceil(SLACK_MM * PX_PER_MM)
+        least = STANDING_AREA * (Size.SMALL.base_mm * PX_PER_MM) ** 2
+        for card in cards:
+            kept = self.faces.get(card.card) if card.face_up else None
+            if kept is None or any(_overlap(card, other) for other in cards if other is not card):
+                continue
+            face = _face(frame, calibration, card)
+            kept = _aligned(kept, face)
+            changed = np.abs(face - kept).max(axis=2) > STANDING_CHANGE
+            ratio = face / np.maximum(kept, 0.05)
+            shade = (ratio.max(axis=2) - ratio.min(axis=2) < SHADE_SPREAD) & (ratio.mean(axis=2) < 1.0)
+            changed &= ~shade
+            changed[:slack], changed[-slack:], changed[:, :slack], changed[:, -slack:] = False, False, False, False
+            changed = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+            keep = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= least]
+            if not keep:
+                continue
+            if mask is None:
+                mask = np.zeros(frame.shape[:2], np.uint8)
+            # a patch at the rim may be part of a piece that stands over the card's edge: CUT, not WHOLE
+            x, y, w, h = (stats[keep, k] for k in range(4))
+            cut = (x <= slack) | (y <= slack) | (x + w >= face.shape[1] - slack) | (y + h >= face.shape[0] - slack)
+            values = np.zeros(n, np.uint8)
+            values[keep] = np.where(cut, CUT, WHOLE)
+            corners, flat, _ = _flat(card)
+            picture = calibration.to_image(corners.astype(np.float64)).astype(np.float32)
+            back = cv2.warpPerspective(values[labels], cv2.getPerspectiveTransform(flat, picture),
+                                       (frame.shape[1], frame.shape[0]), flags=cv2.INTER_NEAREST)
+            np.maximum(mask, back, out=mask)
+        return mask
+
+
+def _aligned(kept: np.ndarray, face: np.ndarray) -> np.ndarray:
+    """``kept`` laid where it best fits ``face`` (either way up, its inside moved within :data:`SLACK_MM`), at
+    ``face``'s size; where the shift leaves a rim uncovered, ``face``'s own pixels fill it."""
+    slack = math.ceil(SLACK_MM * PX_PER_MM)
+    best, out = math.inf, face.copy()
+    for other in _both_ways_up(kept, face):
+        inside = other[slack:-slack, slack:-slack]
+        scores = cv2.matchTemplate(face, inside, cv2.TM_SQDIFF)
+        low, _, (x, y), _ = cv2.minMaxLoc(scores)
+        if low < best:
+            best, out = low, face.copy()
+            out[y:y + inside.shape[0], x:x + inside.shape[1]] = inside
+    return out
 
 
 def _art_kept(face: np.ndarray, kept: np.ndarray) -> float:

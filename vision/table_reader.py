@@ -96,7 +96,10 @@ class TableReader:
         placed = self._with_backs(frame, track.calibration, placed)
         placed += self._looked_again(frame, track.calibration, placed)
         placed = self._one_of_each(frame, track.calibration, placed)
-        pyramids, dice, tokens = self.pieces(frame, track.calibration) if self.pieces else ((), (), ())
+        standing = None
+        if self.deck == "decktet" and self.pieces:  # what stands on a card whose bare look is kept shows against it
+            standing = self._looks.standing(frame, track.calibration, [s for _, s in placed])
+        pyramids, dice, tokens = self.pieces(frame, track.calibration, standing) if self.pieces else ((), (), ())
         placed = [(c, s) for c, s in placed if not packed_over(s, pyramids)]
         if self.deck == "decktet" and self.pieces:
             placed = self._by_faces(frame, track.calibration, placed)
@@ -587,7 +590,10 @@ class GamePieces:
     _reader: object | None = None
     _calibration: TableCalibration | None = None
 
-    def __call__(self, frame: np.ndarray, calibration: TableCalibration) -> tuple[tuple, tuple, tuple]:
+    def __call__(self, frame: np.ndarray, calibration: TableCalibration,
+                 standing: np.ndarray | None = None) -> tuple[tuple, tuple, tuple]:
+        """The frame's (pyramids, dice, tokens); ``standing``: where the caller knows something stands (see
+        :meth:`vision.pieces.PieceReader.read`)."""
         if self.game not in GAME_PIECES:
             return (), (), ()
         if self._reader is None or _moved(calibration, self._calibration, self.layout):
@@ -606,7 +612,7 @@ class GamePieces:
                 except ValueError as exc:  # refereeing goes on; that colour is read as the nearest standard one
                     self.problems.append(str(exc))
             self._reader, self._calibration = reader, calibration
-        reading = self._reader.read(frame)
+        reading = self._reader.read(frame, standing)
         return reading.pyramids, reading.dice, reading.tokens
 
     def bare_reader(self, calibration: TableCalibration):

@@ -8,7 +8,7 @@ import numpy as np
 from calibration.homography import TableCalibration
 from referee.pyramids import Pyramid, Size
 from referee.snapshot import CardSighting, PyramidSighting
-from vision.card_looks import CardLooks
+from vision.card_looks import CUT, WHOLE, CardLooks
 
 PX = 3.0  # pixels a millimetre of the drawn table
 CENTRE = (100.0, 70.0)  # the card's middle, table mm
@@ -150,3 +150,45 @@ def test_a_card_whose_face_is_kept_read_surely_by_another_name_keeps_no_face_und
     other = CardSighting("diplomat", True, CENTRE, _card().corners_mm, 0.0, 0.95)  # the real Diplomat's face is kept
     looks.keep(_table(card="other"), calibration, [other], ())
     assert set(looks.faces) == {"painter", "diplomat"}
+
+
+def _shadowed(frame: np.ndarray, at, share: float = 0.6) -> np.ndarray:
+    """``frame`` with a soft-edged shadow (light cut to ``share``) over a 16 x 10 mm patch at ``at``."""
+    shade = np.ones(frame.shape[:2], np.float32)
+    cv2.rectangle(shade, _px((at[0] - 8, at[1] - 5)), _px((at[0] + 8, at[1] + 5)), share, -1)
+    shade = cv2.GaussianBlur(shade, (0, 0), 1.5)
+    return np.clip(frame * shade[..., None], 0, 255).astype(np.uint8)
+
+
+def test_what_stands_on_a_card_shows_against_its_bare_look_and_its_shadow_does_not():
+    """A small on busy art merges with it in the pieces reader's foreground (Deck Town trial 0's yellow smalls on the
+    Darkness, unseen): against the card's kept bare look it stands out alone."""
+    looks = CardLooks()
+    calibration = _calibration()
+    assert looks.standing(_table(), calibration, [_card()]) is None  # no look kept yet
+    looks.keep(_table(), calibration, [_card()], ())
+    # a red small on the green panel: its drawn triangle is found, and nothing of the card round it
+    mask = looks.standing(_table(pyramid_at=PANEL_SPOT), calibration, [_card()])
+    assert mask is not None
+    cx, cy = _px(PANEL_SPOT)
+    r = round(7 * PX)
+    triangle = np.zeros_like(mask)
+    cv2.fillPoly(triangle, [np.int32([(cx - r, cy + r), (cx + r, cy + r), (cx, cy - 2 * r)])], 255)
+    found = mask > 0
+    assert (found & (triangle > 0)).sum() >= 0.8 * (triangle > 0).sum()
+    assert (found & ~(cv2.dilate(triangle, np.ones((7, 7), np.uint8)) > 0)).sum() == 0
+    assert set(np.unique(mask[found])) == {WHOLE}  # within the card
+    # one at the card's right end reaches its rim: what stands there may go on over the edge
+    rim = looks.standing(_table(pyramid_at=(CENTRE[0] + 40, CENTRE[1])), calibration, [_card()])
+    assert set(np.unique(rim[rim > 0])) == {CUT}
+    # nothing stands there: the bare card under a dimmer light, its outline read 4 mm off or the other way up, a
+    # shadow falling across its panel and border (only darker, alike in every colour)
+    for frame, card in [(_table(light=0.8), _card()), (_table(), _card(shift_mm=4.0)), (_table(), _card(turned=True)),
+                        (_shadowed(_table(), PANEL_SPOT), _card()), (_shadowed(_table(), (CENTRE[0], CENTRE[1] + 28)),
+                                                                      _card())]:
+        mask = looks.standing(frame, calibration, [card])
+        assert mask is None or not mask.any()
+    # a card another overlaps is left out: the other card changed it
+    over = CardSighting("consul", True, (CENTRE[0] - 30, CENTRE[1]), tuple((x - 30, y) for x, y in _card().corners_mm),
+                        0.0, 0.99)
+    assert looks.standing(_table(pyramid_at=PANEL_SPOT), calibration, [_card(), over]) is None

@@ -35,6 +35,7 @@ all round: the blob is then read alone).
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -45,6 +46,7 @@ from referee.pyramids import Size
 from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
+from vision.card_looks import WHOLE
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
 from vision.pieces.perches import pip_dip
@@ -218,7 +220,10 @@ class PieceReader:
         self.pyramid_colours = pyramid_colours
         self._fits_seen: dict = {}  # (box, mask, may_be_die) -> _fit_blob's answer, while a frame is read
 
-    def read(self, image: np.ndarray) -> PiecesReading:
+    def read(self, image: np.ndarray, standing: np.ndarray | None = None) -> PiecesReading:
+        """The pieces in ``image``. ``standing``: where the caller knows something stands (0/255 over the frame;
+        the table reader's cards whose bare look is kept, :meth:`vision.card_looks.CardLooks.standing`): a patch
+        of it where nothing was read is read on its own."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise ValueError("read() needs a BGR colour frame (height x width x 3)")
         h, w = image.shape[:2]
@@ -244,6 +249,8 @@ class PieceReader:
         self._die_candidates = []  # (pattern match, sighting, blob or None): the dice found, best kept at the end
         self._fits_seen = {}  # (box, mask, may_be_die) -> _fit_blob's answer, for this frame
         self._read_blobs(image, fg, mask, out)
+        if standing is not None and self.pyramids_in_play:
+            self._read_standing(image, fg, standing, keep, out)
         self._tokens_by_colour(fg, out)
         if self.dice_in_play != 0:
             self._dice_by_pips(image, small, out)
@@ -260,6 +267,34 @@ class PieceReader:
         pyramids = [p for p in out.pyramids if self._in_play(p)]
         return PiecesReading(_one_per_spot(pyramids), tuple(out.dice), _one_each(out.tokens), out.bands)
 
+    def _read_standing(self, image: np.ndarray, fg: Foreground, standing: np.ndarray, keep: np.ndarray,
+                       out: PiecesReading) -> None:
+        """Read the patches of ``standing`` (:meth:`vision.card_looks.CardLooks.standing`: over the frame, ``WHOLE``
+        for a patch within its card, ``CUT`` for one at its rim): a small on busy card art, which the foreground
+        merged with the art, stands out alone against the card's bare look. A patch with no piece read near it is
+        read on its own; a whole patch with one pyramid read near it in its colour, read on its own more surely as
+        another size, gives that size (the pyramid's blob took in art: Deck Town's smalls read as mediums). A cut
+        patch resizes nothing: the piece may stand over the card's edge, beyond what was compared."""
+        h, w = fg.mask.shape
+        small = cv2.resize(standing, (w, h), interpolation=cv2.INTER_NEAREST)
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(((small > 0) & (keep > 0)).astype(np.uint8),
+                                                               connectivity=8)
+        for blob in _blobs(labels, stats, self._tiny_area(fg.mask)):
+            x, y = self.view.to_table(blob.centroid.reshape(1, 2))[0]
+            near = [s for s in (*out.pyramids, *out.dice, *out.tokens) if math.dist((x, y), s.center_mm) < Size.LARGE.base_mm]
+            if not near:
+                self._read_blob(image, fg, blob, out, may_be_die=False)
+                continue
+            x0, y0, x1, y1 = blob.box
+            whole = small[y0:y1, x0:x1][blob.mask > 0].min() == WHOLE
+            if not whole or len(near) != 1 or not isinstance(near[0], PyramidSighting):
+                continue
+            alone = PiecesReading([], [], [], [])
+            self._read_blob(image, fg, blob, alone, may_be_die=False)
+            if len(alone.pyramids) == 1 and alone.pyramids[0].colour == near[0].colour \
+                    and alone.pyramids[0].size != near[0].size and alone.pyramids[0].confidence > near[0].confidence:
+                out.pyramids[out.pyramids.index(near[0])] = alone.pyramids[0]
+
     def _in_play(self, sighting: PyramidSighting) -> bool:
         """Whether every pyramid of ``sighting``'s stack has a colour the game's pyramids come in."""
         return self.pyramid_colours is None or all(q.colour in self.pyramid_colours for q in sighting.stack)
@@ -271,13 +306,7 @@ class PieceReader:
             n, labels, stats = packs.pack_blobs_joined(fg, mask, PACK_CHROMA, gap)
         else:
             n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        tiny = self._tiny_area(mask)
-        for i in range(1, n):
-            x0, y0, bw, bh, area = stats[i]
-            if area < tiny:
-                continue
-            blob = Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
-                        (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+        for blob in _blobs(labels, stats, self._tiny_area(mask)):
             before = out.count
             printed = self._read_blob(image, fg, blob, out)
             if out.count == before and not printed:  # (print is not taken apart: its parts are print too)
@@ -868,6 +897,14 @@ class PieceReader:
             token = self.tokens.identify(colour, shape_fits, (fit.x, fit.y))
             if token is not None and token.confidence >= MIN_TOKEN and not _print(fg, blob):  # below: like no token
                 out.tokens.append(token)
+
+
+def _blobs(labels: np.ndarray, stats: np.ndarray, least: float):
+    """The connected components of ``labels`` (with OpenCV's ``stats``) of at least ``least`` pixels, as blobs."""
+    for i in range(1, len(stats)):
+        x0, y0, bw, bh, area = stats[i]
+        if area >= least:
+            yield Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)), (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
 
 
 def _union_iou(part: Blob, fits: list[Fit]) -> float:

@@ -161,3 +161,35 @@ def test_a_decktet_card_seen_bare_is_read_by_its_face_where_a_pyramid_hides_it_o
         assert [c.card for c in there] == ["chance-meeting"], (t, there)
         assert math.dist(there[0].center_mm, at) < 8, (t, there[0].center_mm, at)
     assert "chance-meeting" in reader._looks.faces
+
+
+def test_smalls_on_a_decktet_card_seen_bare_are_read_where_they_stand_out_against_its_bare_look():
+    # Deck Town trial 0: the Darkness, first named bare at 4.4 s, carries two of Bob's yellow smalls at 32.4 s,
+    # one at each end of its art. Merged with the art in the pieces reader's foreground, neither was seen; against
+    # the card's kept bare look each stands out alone (CardLooks.standing) and is read
+    source, reader = _deck_town_trial(0)
+    for t in (4.4, 32.4):
+        source.seek(round(t * 10))
+        snapshot = reader.read(source.read(), t).snapshot
+    assert "darkness" in reader._looks.faces
+    darkness = next(o for o in source.truth.objects if o.kind == "card" and o.label == "darkness")
+    smalls = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "pyramid"
+              and math.dist((o.pose["x"], o.pose["y"]), (darkness.pose["x"], darkness.pose["y"])) < 45]
+    assert len(smalls) == 2
+    for at in smalls:
+        assert [str(p.stack[0]) for p in snapshot.pyramids if math.dist(p.center_mm, at) < 10] == ["yellow1"], at
+
+
+def test_a_small_on_a_decktet_card_seen_bare_read_a_size_up_is_read_a_small_from_what_stands_out_against_it():
+    # Deck Town trial 0: the Soldier, first named bare at 14.4 s, carries Bob's yellow small at 18.4 s. Its blob in
+    # the foreground took in the card's art and fitted a medium (yellow2 at 0.43, yellow1 0.36 after it); what stands
+    # out against the card's bare look is the small alone, read yellow1 at 1.0
+    source, reader = _deck_town_trial(0)
+    for t in (14.4, 18.4):
+        source.seek(round(t * 10))
+        snapshot = reader.read(source.read(), t).snapshot
+    assert "soldier" in reader._looks.faces
+    soldier = next(o for o in source.truth.objects if o.kind == "card" and o.label == "soldier")
+    (small,) = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "pyramid"
+                and math.dist((o.pose["x"], o.pose["y"]), (soldier.pose["x"], soldier.pose["y"])) < 45]
+    assert [str(p.stack[0]) for p in snapshot.pyramids if math.dist(p.center_mm, small) < 10] == ["yellow1"]
