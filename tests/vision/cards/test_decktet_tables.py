@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+import pytest
+
 from bench.trials import HOLD_S, REACH_S, _cut
 from calibration.mats import mat_layout, mat_of
 from referee.playthrough import random_playthrough
@@ -163,33 +165,22 @@ def test_a_decktet_card_seen_bare_is_read_by_its_face_where_a_pyramid_hides_it_o
     assert "chance-meeting" in reader._looks.faces
 
 
-def test_smalls_on_a_decktet_card_seen_bare_are_read_where_they_stand_out_against_its_bare_look():
-    # Deck Town trial 0: the Darkness, first named bare at 4.4 s, carries two of Bob's yellow smalls at 32.4 s,
-    # one at each end of its art. Merged with the art in the pieces reader's foreground, neither was seen; against
-    # the card's kept bare look each stands out alone (CardLooks.standing) and is read
+@pytest.mark.parametrize("card, kept_at, t, smalls", [("darkness", 4.4, 32.4, 2), ("soldier", 14.4, 18.4, 1)])
+def test_smalls_on_a_decktet_card_seen_bare_are_read_where_they_stand_out_against_its_bare_look(card, kept_at, t,
+                                                                                               smalls):
+    # Deck Town trial 0. The Darkness, first named bare at 4.4 s, carries two of Bob's yellow smalls at 32.4 s, one
+    # at each end of its art: merged with the art in the pieces reader's foreground, neither was seen. The Soldier,
+    # named bare at 14.4 s, carries one at 18.4 s: its blob took in the art and fitted a medium (yellow2 at 0.43,
+    # yellow1 0.36 after it). Against the card's kept bare look each small stands out alone (CardLooks.standing) and
+    # is read, the Soldier's at 1.0 as a small
     source, reader = _deck_town_trial(0)
-    for t in (4.4, 32.4):
-        source.seek(round(t * 10))
-        snapshot = reader.read(source.read(), t).snapshot
-    assert "darkness" in reader._looks.faces
-    darkness = next(o for o in source.truth.objects if o.kind == "card" and o.label == "darkness")
-    smalls = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "pyramid"
-              and math.dist((o.pose["x"], o.pose["y"]), (darkness.pose["x"], darkness.pose["y"])) < 45]
-    assert len(smalls) == 2
-    for at in smalls:
+    for at_s in (kept_at, t):
+        source.seek(round(at_s * 10))
+        snapshot = reader.read(source.read(), at_s).snapshot
+    assert card in reader._looks.faces
+    under = next(o for o in source.truth.objects if o.kind == "card" and o.label == card)
+    standing = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "pyramid"
+                and math.dist((o.pose["x"], o.pose["y"]), (under.pose["x"], under.pose["y"])) < 45]
+    assert len(standing) == smalls
+    for at in standing:
         assert [str(p.stack[0]) for p in snapshot.pyramids if math.dist(p.center_mm, at) < 10] == ["yellow1"], at
-
-
-def test_a_small_on_a_decktet_card_seen_bare_read_a_size_up_is_read_a_small_from_what_stands_out_against_it():
-    # Deck Town trial 0: the Soldier, first named bare at 14.4 s, carries Bob's yellow small at 18.4 s. Its blob in
-    # the foreground took in the card's art and fitted a medium (yellow2 at 0.43, yellow1 0.36 after it); what stands
-    # out against the card's bare look is the small alone, read yellow1 at 1.0
-    source, reader = _deck_town_trial(0)
-    for t in (14.4, 18.4):
-        source.seek(round(t * 10))
-        snapshot = reader.read(source.read(), t).snapshot
-    assert "soldier" in reader._looks.faces
-    soldier = next(o for o in source.truth.objects if o.kind == "card" and o.label == "soldier")
-    (small,) = [(o.pose["x"], o.pose["y"]) for o in source.truth.objects if o.kind == "pyramid"
-                and math.dist((o.pose["x"], o.pose["y"]), (soldier.pose["x"], soldier.pose["y"])) < 45]
-    assert [str(p.stack[0]) for p in snapshot.pyramids if math.dist(p.center_mm, small) < 10] == ["yellow1"]
