@@ -99,8 +99,9 @@ class PyramidSighting:
 
     ``stack`` lists the *visible* pyramids bottom to top (a lone pyramid is a stack of one). A
     nest looks like its outer pyramid, so it appears as that pyramid, and :attr:`may_hide` says
-    whether a smaller one could be inside; the referee knows what is. ``pointing_deg`` is set for a pyramid lying on its side: the direction its tip
-    points, in degrees from the table frame's +x axis toward +y.
+    whether a smaller one could be inside; the referee knows what is. ``pointing_deg`` is set for
+    a pyramid lying on its side: the direction its tip points, in degrees from the table frame's
+    +x axis toward +y.
     """
 
     stack: tuple[Pyramid, ...]

@@ -41,6 +41,7 @@ from calibration.homography import TableCalibration
 from referee.cards import BACK
 from referee.pyramids import Size
 from referee.snapshot import CardSighting, PyramidSighting
+from vision.pieces.reader import CUT, WHOLE
 
 PX_PER_MM = 2.0  # a card's face kept at this many pixels a millimetre (a camera over the table sees about one)
 BORDER_MM = 2.5  # the strip round a card's face: its paper's white
@@ -58,11 +59,11 @@ CHANGED = 0.1  # a colour share this much off the kept face's is something there
 MOST = 0.8  # ... at this share of the spot's pixels or more (the rest: noise, or the art's edge blurred otherwise)
 ART = 0.25  # a kept face's pixel this far off its paper's white, as a share, in some colour is art
 STILL = 0.5  # the share of a card's art that must look as kept for the card to be there still
-# what stands on a card with a kept face: patches of changed pixels at least this share of a small's base, where a
-# pixel only darker than kept, about alike in every colour (within SHADE_SPREAD of its shares' ratios), is shadow
-STANDING_AREA = 0.3
-WHOLE, CUT = 255, 128  # the values of a patch within a card and one at its rim in the mask of what stands on cards
+# what stands on a card with a kept face: pixels STANDING_CHANGE or more off the kept face in some colour share (0.1,
+# 0.2, 0.3 and 0.4 tried on the bench's Deck Town frames), in patches of at least STANDING_AREA of a small's base; a
+# pixel only darker than kept, about alike in every colour (its shares' ratios within SHADE_SPREAD), is shadow
 STANDING_CHANGE = 0.3
+STANDING_AREA = 0.3
 SHADE_SPREAD = 0.15
 
 
@@ -116,7 +117,6 @@ class CardLooks:
             return _change(_face(frame, calibration, card), kept, at, half) <= CHANGED
         return False
 
-
     def standing(self, frame: np.ndarray, calibration: TableCalibration, cards) -> np.ndarray | None:
         """Where something stands on a face-up card of ``cards`` whose kept face is known: a mask over
         ``frame`` of the pixels that differ from the card's bare look by more than :data:`STANDING_CHANGE`
@@ -161,34 +161,35 @@ class CardLooks:
 
 
 def _aligned(kept: np.ndarray, face: np.ndarray) -> np.ndarray:
-    """``kept`` laid where it best fits ``face`` (either way up, its inside moved within :data:`SLACK_MM`), at
+    """``kept`` laid where it best fits ``face`` (:func:`_placed_insides`, the closest of its two ways up), at
     ``face``'s size; where the shift leaves a rim uncovered, ``face``'s own pixels fill it."""
-    slack = math.ceil(SLACK_MM * PX_PER_MM)
-    best, out = math.inf, face.copy()
-    for other in _both_ways_up(kept, face):
-        inside = other[slack:-slack, slack:-slack]
-        scores = cv2.matchTemplate(face, inside, cv2.TM_SQDIFF)
-        low, _, (x, y), _ = cv2.minMaxLoc(scores)
-        if low < best:
-            best, out = low, face.copy()
-            out[y:y + inside.shape[0], x:x + inside.shape[1]] = inside
+    inside, (x, y), _ = min(_placed_insides(kept, face), key=lambda placed: placed[2])
+    out = face.copy()
+    out[y:y + inside.shape[0], x:x + inside.shape[1]] = inside
     return out
 
 
 def _art_kept(face: np.ndarray, kept: np.ndarray) -> float:
     """The share of ``kept``'s art (pixels :data:`ART` or more off its paper's white in some colour) found on
-    ``face`` within :data:`CHANGED`, where ``kept``'s inside (all but a :data:`SLACK_MM` rim) fits ``face``
-    best, either way up."""
-    slack = math.ceil(SLACK_MM * PX_PER_MM)
+    ``face`` within :data:`CHANGED`, where ``kept``'s inside fits ``face`` best (:func:`_placed_insides`), either
+    way up."""
     best = 0.0
-    for other in _both_ways_up(kept, face):
-        inside = other[slack:-slack, slack:-slack]
-        _, _, (x, y), _ = cv2.minMaxLoc(cv2.matchTemplate(face, inside, cv2.TM_SQDIFF))
+    for inside, (x, y), _ in _placed_insides(kept, face):
         match = face[y:y + inside.shape[0], x:x + inside.shape[1]]
         art = np.abs(inside - 1.0).max(axis=2) >= ART
         alike = np.abs(match - inside).max(axis=2) <= CHANGED
         best = max(best, float((alike & art).sum()) / max(int(art.sum()), 1))
     return best
+
+
+def _placed_insides(kept: np.ndarray, face: np.ndarray):
+    """For ``kept`` as it lies and turned half round: its inside (all but a :data:`SLACK_MM` rim), where on
+    ``face`` it fits best, and how far off it is there (summed squared differences)."""
+    slack = math.ceil(SLACK_MM * PX_PER_MM)
+    for other in _both_ways_up(kept, face):
+        inside = other[slack:-slack, slack:-slack]
+        low, _, at, _ = cv2.minMaxLoc(cv2.matchTemplate(face, inside, cv2.TM_SQDIFF))
+        yield inside, at, low
 
 
 def _both_ways_up(kept: np.ndarray, face: np.ndarray):

@@ -8,7 +8,8 @@ import numpy as np
 from calibration.homography import TableCalibration
 from referee.pyramids import Pyramid, Size
 from referee.snapshot import CardSighting, PyramidSighting
-from vision.card_looks import CUT, WHOLE, CardLooks
+from vision.card_looks import CardLooks
+from vision.pieces.reader import CUT, WHOLE
 
 PX = 3.0  # pixels a millimetre of the drawn table
 CENTRE = (100.0, 70.0)  # the card's middle, table mm

@@ -46,7 +46,6 @@ from referee.pyramids import Size
 from referee.snapshot import DieSighting, PyramidSighting, TokenSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces import dice, packs
-from vision.card_looks import WHOLE
 from vision.pieces.fitting import TURNS, Blob, Fit, fit_outline, fit_turning
 from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
 from vision.pieces.perches import pip_dip
@@ -115,6 +114,9 @@ CLEAR_FACE = 0.8
 # two pyramid sightings closer than this share of a small pyramid's base are one piece read twice (2026-11-23,
 # session 9: the Deck Town demo's frames read a supply's small twice, 0 mm apart)
 SAME_SPOT = 0.5
+# the values of the ``standing`` mask :meth:`PieceReader.read` takes: a patch where something stands within a card,
+# and one that reaches the card's rim (what stands there may go on over the card's edge); 0 elsewhere
+WHOLE, CUT = 255, 128
 MIN_TOKEN = 0.3  # a token reading less sure than this is nobody's token: left out
 # a pixel within this share of the token reach has a registered token's colour (chosen on seeds 3000-3011)
 COLOUR_GATE = 0.8
@@ -221,9 +223,9 @@ class PieceReader:
         self._fits_seen: dict = {}  # (box, mask, may_be_die) -> _fit_blob's answer, while a frame is read
 
     def read(self, image: np.ndarray, standing: np.ndarray | None = None) -> PiecesReading:
-        """The pieces in ``image``. ``standing``: where the caller knows something stands (0/255 over the frame;
-        the table reader's cards whose bare look is kept, :meth:`vision.card_looks.CardLooks.standing`): a patch
-        of it where nothing was read is read on its own."""
+        """The pieces in ``image``. ``standing``: where the caller knows something stands, a mask over the frame
+        (``WHOLE`` or ``CUT`` patches, 0 elsewhere; the table reader's from the cards whose bare look it kept,
+        :meth:`vision.card_looks.CardLooks.standing`), read as :meth:`_read_standing` says."""
         if image is None or image.ndim != 3 or image.shape[2] != 3:
             raise ValueError("read() needs a BGR colour frame (height x width x 3)")
         h, w = image.shape[:2]
@@ -281,7 +283,8 @@ class PieceReader:
                                                                connectivity=8)
         for blob in _blobs(labels, stats, self._tiny_area(fg.mask)):
             x, y = self.view.to_table(blob.centroid.reshape(1, 2))[0]
-            near = [s for s in (*out.pyramids, *out.dice, *out.tokens) if math.dist((x, y), s.center_mm) < Size.LARGE.base_mm]
+            near = [s for s in (*out.pyramids, *out.dice, *out.tokens)
+                    if math.dist((x, y), s.center_mm) < Size.LARGE.base_mm]
             if not near:
                 self._read_blob(image, fg, blob, out, may_be_die=False)
                 continue
@@ -904,7 +907,8 @@ def _blobs(labels: np.ndarray, stats: np.ndarray, least: float):
     for i in range(1, len(stats)):
         x0, y0, bw, bh, area = stats[i]
         if area >= least:
-            yield Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)), (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
+            yield Blob((int(x0), int(y0), int(x0 + bw), int(y0 + bh)),
+                       (labels[y0:y0 + bh, x0:x0 + bw] == i).astype(np.uint8))
 
 
 def _union_iou(part: Blob, fits: list[Fit]) -> float:
