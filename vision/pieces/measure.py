@@ -23,6 +23,9 @@ from vision.pieces.trials import calibration_of, match
 from vision.synth.render import render
 
 
+SURE = 0.6  # the layouts' threshold: a sighting below it leaves its place uncertain (referee.layouts.for_game)
+
+
 @dataclass
 class Tally:
     pyramids: int = 0
@@ -32,6 +35,9 @@ class Tally:
     on_cards: int = 0  # pyramids (and trees) standing on a face-up card
     on_cards_right: int = 0  # their whole visible stack
     on_cards_missed: int = 0
+    misread: int = 0  # pyramids read with a wrong stack
+    misread_sure: int = 0  # ... at least SURE surely: what the referee would take as seen
+    misread_offered: int = 0  # ... with the true stack among the alternatives
     dice: int = 0
     dice_right: int = 0
     tokens: int = 0
@@ -53,6 +59,8 @@ class Tally:
                 "tree_stack": self.rate(self.trees_right, self.trees),
                 "on_cards_exact": self.rate(self.on_cards_right, self.on_cards), "on_cards": self.on_cards,
                 "on_cards_missed": self.on_cards_missed,
+                "misread_sure": self.rate(self.misread_sure, self.misread),
+                "misread_offered": self.rate(self.misread_offered, self.misread),
                 "die_face": self.rate(self.dice_right, self.dice),
                 "token_identity": self.rate(self.tokens_right, self.tokens),
                 "position_p95_mm": errors[int(0.95 * (len(errors) - 1))] if errors else float("nan"),
@@ -121,6 +129,9 @@ def measure(scenes, registry_of=None, tally: Tally | None = None, pyramid_colour
             tally.on_cards_right += on_card and exact
             if not exact:
                 tally.wrong.append((seed, truth.label, "+".join(map(str, seen.stack))))
+                tally.misread += 1
+                tally.misread_sure += seen.confidence >= SURE
+                tally.misread_offered += any(a.label == truth.label for a in seen.alternatives)
         n, right, found = _named(tally, seed, "die", match(reading.dice, rendering.objects, "die"), lambda s: str(s.face))
         tally.dice, tally.dice_right, matched = tally.dice + n, tally.dice_right + right, matched + found
         n, right, found = _named(tally, seed, "token", match(reading.tokens, rendering.objects, "token"),

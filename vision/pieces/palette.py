@@ -8,11 +8,16 @@ The table of examples is fitted by ``models/pieces/recipe.py`` on renders the me
 use and stored in ``models/pieces/palette.npz``. A patch further from every example than the
 examples are from each other is unknown: low confidence, never a guess. A patch with the hue of a grey table
 beside it has no hue of its own: it is white, clear or black when any of its neighbours is.
+
+The neighbours' votes are not how often a reading is right: white plastic in dim light and clear plastic over a
+pale table look alike, and all seven neighbours of one may be the other. Fitting also reads every example with the
+examples of its own frame left out, and keeps how often a patch read as each colour was each colour
+(:meth:`Palette.truths`); readers turn that into the sighting's confidence and alternatives.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -46,6 +51,9 @@ class Palette:
     features: np.ndarray  # n x FEATURES float32, as :func:`embed` weights them
     labels: np.ndarray  # n, str: colour names
     reach: float  # a patch further than this from all examples is unknown
+    # colour read -> {colour it was: share}, over the examples read with their own frame's left out (fit); a colour
+    # missing here (one registered at game start) is taken as always right
+    confusion: dict[str, dict[str, float]] = field(default_factory=dict)
 
     @classmethod
     def load(cls, path: Path = PALETTE_FILE) -> Palette:
@@ -54,25 +62,55 @@ class Palette:
             features = data["features"].astype(np.float32)
             if features.shape[1:] != (FEATURES,):
                 raise ValueError(f"its examples have {features.shape[1:]} numbers, not {FEATURES}")
-            return cls(features, data["labels"].astype(str), float(data["reach"]))
+            colours = data["confusion_colours"].astype(str).tolist()
+            shares = data["confusion"].astype(np.float64)
+            if shares.shape != (len(colours), len(colours)):
+                raise ValueError(f"its confusion table is {shares.shape} for {len(colours)} colours")
+            confusion = {read: {was: round(float(v), 4) for was, v in zip(colours, row) if v > 0}
+                         for read, row in zip(colours, shares) if row.sum() > 0}
+            return cls(features, data["labels"].astype(str), float(data["reach"]), confusion)
         except (OSError, KeyError, ValueError) as exc:
             raise PaletteError(f"cannot read the pyramid colour table {path}: {exc}; rebuild it with "
                                "`python -m models.pieces.recipe`") from None
 
     def save(self, path: Path = PALETTE_FILE) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
+        colours = sorted({c for read, row in self.confusion.items() for c in (read, *row)})
+        shares = np.array([[self.confusion.get(read, {}).get(was, 0.0) for was in colours] for read in colours],
+                          np.float32).reshape(len(colours), len(colours))
         np.savez_compressed(path, features=self.features.astype(np.float32), labels=self.labels.astype(str),
-                            reach=np.float32(self.reach))
+                            reach=np.float32(self.reach), confusion=shares,
+                            confusion_colours=np.array(colours, dtype=str))
 
     @classmethod
     def fit(cls, features: np.ndarray, labels: list[str]) -> Palette:
-        """A table from labelled examples; its reach is set from how far examples lie from their own kind."""
+        """A table from labelled examples; its reach is set from how far examples lie from their own kind. Each
+        example is also read by the examples of the other frames (a frame's examples share its light, the
+        illuminant in their features), and how often a colour read was each colour is kept (:meth:`truths`)."""
         features = np.asarray(features, np.float32).reshape(-1, FEATURES)
+        labels = np.asarray(labels, dtype=str)
         e = embed(features)
         nearest = [np.sort(np.sqrt(((e[i:i + 500, None, :] - e[None, :, :]) ** 2).sum(-1)), axis=1)[:, 1]
                    for i in range(0, len(e), 500)]
-        reach = float(np.percentile(np.concatenate(nearest), 99)) * 2.0 if nearest else 40.0
-        return cls(features, np.asarray(labels, dtype=str), max(reach, 12.0))
+        reach = max(float(np.percentile(np.concatenate(nearest), 99)) * 2.0 if nearest else 40.0, 12.0)
+        _, frames = np.unique(features[:, 6:9], axis=0, return_inverse=True)
+        frames = frames.ravel()
+        counts: dict[str, dict[str, float]] = {}
+        for frame in np.unique(frames):
+            others = cls(features[frames != frame], labels[frames != frame], reach)
+            for i in np.flatnonzero(frames == frame):
+                votes = others.classify(features[i])
+                if votes:
+                    row = counts.setdefault(votes[0][0], {})
+                    row[str(labels[i])] = row.get(str(labels[i]), 0.0) + 1.0
+        return cls(features, labels, reach, {read: _shares(row, read) for read, row in counts.items()})
+
+    def truths(self, colour: str, among: frozenset[str] | None = None) -> dict[str, float]:
+        """How often a patch read as ``colour`` was each colour, on the fitting's renders (``among``: only these
+        colours can be there, shares renormalised); {colour: 1} when that is not known."""
+        row = {c: v for c, v in self.confusion.get(colour, {colour: 1.0}).items() if among is None or c in among}
+        total = sum(row.values())
+        return {c: v / total for c, v in row.items()} if total > 0 else {colour: 1.0}
 
     @property
     def _embedded(self) -> np.ndarray:
@@ -95,7 +133,7 @@ class Palette:
         """This table plus a colour registered at game start from a few example patches."""
         examples = np.asarray(examples, np.float32).reshape(-1, FEATURES)
         return Palette(np.vstack([self.features, examples]),
-                       np.concatenate([self.labels, np.full(len(examples), name)]), self.reach)
+                       np.concatenate([self.labels, np.full(len(examples), name)]), self.reach, self.confusion)
 
     def classify(self, feature: np.ndarray) -> list[tuple[str, float]]:
         """Colours with probabilities, best first; empty when the patch is like nothing known."""
@@ -121,6 +159,19 @@ class Palette:
         # confidence falls as the patch leaves the examples' neighbourhood
         near = float(np.clip(1.5 - d[order[0]] / self.reach, 0.0, 1.0))
         return sorted(((str(c), float(near * v / total)) for c, v in votes.items()), key=lambda cv: -cv[1])
+
+
+# a colour read is taken as right this many times more before counting (a colour read a few times only is not taken
+# as wrong half the time from two mistakes), and shares under TRUTH_FLOOR are dropped
+TRUTH_PRIOR = 2.0
+TRUTH_FLOOR = 0.02
+
+
+def _shares(row: dict[str, float], read: str) -> dict[str, float]:
+    """Counts of what a colour read was, as shares (with :data:`TRUTH_PRIOR` on the colour read itself)."""
+    row = {**row, read: row.get(read, 0.0) + TRUTH_PRIOR}
+    total = sum(row.values())
+    return {c: round(v / total, 4) for c, v in sorted(row.items(), key=lambda cv: -cv[1]) if v / total >= TRUTH_FLOOR}
 
 
 def _achromatic(feature: np.ndarray) -> bool:

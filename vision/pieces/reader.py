@@ -51,7 +51,7 @@ from vision.pieces.foreground import PACK_CHROMA, Foreground, largest_part
 from vision.pieces.perches import pip_dip
 from vision.pieces.palette import NEIGHBOURS, Palette
 from vision.pieces.solids import cube_points, cylinder_points, lying_pyramid_points, outline_mask, pyramid_points
-from vision.pieces.stacks import read_lying, read_stack
+from vision.pieces.stacks import read_lying, read_stack, with_truths
 from vision.pieces import tokens as tokens_module
 from vision.pieces.tokens import TokenRegistry, TokenSignature
 
@@ -266,8 +266,9 @@ class PieceReader:
                     self._read_blob(image, fg, blob, out, may_be_die=False)
         self._grey_frame = None
         self._fits_seen = {}
-        pyramids = [p for p in out.pyramids if self._in_play(p)]
-        return PiecesReading(_one_per_spot(pyramids), tuple(out.dice), _one_each(out.tokens), out.bands)
+        pyramids = _one_per_spot([p for p in out.pyramids if self._in_play(p)])
+        pyramids = tuple(with_truths(p, self.palette, self.pyramid_colours) for p in pyramids)
+        return PiecesReading(pyramids, tuple(out.dice), _one_each(out.tokens), out.bands)
 
     def _read_standing(self, image: np.ndarray, fg: Foreground, standing: np.ndarray, keep: np.ndarray,
                        out: PiecesReading) -> None:

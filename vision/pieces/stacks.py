@@ -15,13 +15,14 @@ clear (:func:`_washed`), whatever the colour table, which learned clear plastic 
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 
 import cv2
 import numpy as np
 
-from referee.pyramids import Pyramid, Size
+from referee.pyramids import Pyramid, Size, Stack
 from referee.snapshot import Alternative, PyramidSighting
 from vision.pieces.camera import TableCamera
 from vision.pieces.fitting import Fit
@@ -211,6 +212,29 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
     sighting = PyramidSighting(stack, (round(fit.x, 2), round(fit.y, 2)), round(float(confidence), 4), None,
                                tuple(alternatives))
     return sighting, features
+
+
+def with_truths(sighting: PyramidSighting, palette: Palette, colours: frozenset[str] | None = None) -> PyramidSighting:
+    """``sighting`` with its colours weighed by how often the palette's readings of them were right
+    (:meth:`~vision.pieces.palette.Palette.truths`, among ``colours``, the game's, when given): each colour's other
+    likely colours become alternatives at the share they were the truth, and the confidence keeps the share its
+    colours were right. A white pyramid in dim light read as clear then offers white. The pyramids of one colour in a
+    stack are one question (what makes white look clear, the light and the table, is the same for all of them): a
+    white tree may be a clear one, not white below and clear on top. Alternatives with a colour the game has not are
+    dropped."""
+    rows = {c: palette.truths(c, colours) for c in dict.fromkeys(p.colour for p in sighting.stack)}
+    right = math.prod(row.get(c, 0.0) for c, row in rows.items())
+    alternatives = [a for a in sighting.alternatives
+                    if colours is None or all(q.colour in colours for q in Stack.parse(a.label).pyramids)]
+    for read, row in rows.items():
+        kept = right / row[read] if row.get(read) else 0.0
+        for colour, share in row.items():
+            if colour != read:
+                other = tuple(Pyramid(colour, p.size) if p.colour == read else p for p in sighting.stack)
+                alternatives.append(Alternative(_label(other), round(sighting.confidence * kept * share, 4)))
+    alternatives = sorted((a for a in alternatives if a.probability > 0.001), key=lambda a: -a.probability)[:4]
+    return dataclasses.replace(sighting, confidence=round(sighting.confidence * right, 4),
+                               alternatives=tuple(alternatives))
 
 
 def _washed(below: np.ndarray | None, band: np.ndarray | None) -> bool:

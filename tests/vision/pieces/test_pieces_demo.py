@@ -205,7 +205,9 @@ def test_deck_town_reads_only_pyramids_of_the_colours_its_players_brought():
         phantoms = [s for s in unfiltered if any(p.colour not in {"red", "yellow"} for p in s.stack)]
         # (since session 9 a stack with a colour not in play is no reading, and the blob's parts are read instead:
         # told the colours, the reader also finds the yellow small on the Sailor card's print)
-        assert set(unfiltered) - set(phantoms) <= set(pyramids)
+        # (confidences differ: told the colours, a yellow read can be no orange one)
+        assert {(s.stack, s.center_mm) for s in unfiltered if s not in phantoms} <= {(s.stack, s.center_mm)
+                                                                                      for s in pyramids}
         truth = [o for o in rendering.objects if o.kind == "pyramid" and o.visible >= 0.2]
         on_art = [s for s in phantoms if not any(math.dist(s.center_mm, (o.pose["x"], o.pose["y"])) < 15 for o in truth)]
         assert len(on_art) >= 2  # pyramids read where there is none

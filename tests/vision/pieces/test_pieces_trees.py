@@ -8,6 +8,7 @@ import pytest
 from calibration.mats import mat_layout
 from referee.pyramids import Stack
 from vision.pieces import stacks
+from vision.pieces.palette import Palette
 from vision.pieces.reader import PieceReader, markers_print_mm
 from vision.pieces.trials import calibration_of, piece_scene, pungo_setup_scene
 from vision.synth.render import render
@@ -44,9 +45,12 @@ def test_a_pyramid_perched_on_one_of_its_own_colour_is_read_by_its_pips(colour):
 def test_a_same_colour_tree_seen_is_read_surely_enough_for_the_referee():
     # the pips seen count for the readings with the perched pyramid and against those without it: a
     # red3+red2+red1 read at 0.53 (under the layouts' 0.6) flickered with its bottom alone in the demo
+    # (the confidence also keeps the share of white reads that were white on the palette's renders, about 0.7: clear
+    # plastic over a pale table looks alike; the tree's own reading is what is held to 0.85 here)
     read = _read_rows("white", sure=True)
     trees = [t.format(c="white") for t in TREES]
-    assert all(read[tree][0][0] == tree and read[tree][0][1] >= 0.85 for tree in trees)
+    white = Palette.load().truths("white")["white"]
+    assert all(read[tree][0][0] == tree and read[tree][0][1] >= max(0.6, 0.85 * white) for tree in trees)
 
 
 def test_without_the_pips_a_same_colour_tree_reads_as_its_bottom_pyramid(monkeypatch):
