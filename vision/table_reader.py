@@ -27,6 +27,7 @@ from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
                                turned_by_edges)
 from vision.card_looks import SLACK_MM, CardLooks
+from vision.pieces.card_sizes import CardSizes
 from vision.cards.backs import SAME_CARD_MM, find_backs, find_panels, visible_area
 from vision.cards import whole_face
 from vision.cards.closer import read_closer
@@ -68,6 +69,8 @@ class TableReader:
     _previous: list = field(default_factory=list, repr=False)
     _looks: CardLooks = field(default_factory=CardLooks, repr=False)  # Decktet faces seen bare: art is no piece
     _kept_found: list = field(default_factory=list, repr=False)  # the last frame's cards with a kept face
+    # how often a lone pyramid's size read on a face-up card was right (loaded when a Decktet table is first read)
+    card_sizes: CardSizes | None = None
 
     def read(self, frame: np.ndarray, t: float, recognise: bool = True) -> FrameReading:
         """The frame's snapshot at time ``t``; with ``recognise`` False only the mat is tracked (the
@@ -104,6 +107,8 @@ class TableReader:
         if self.deck == "decktet" and self.pieces:
             placed = self._by_faces(frame, track.calibration, placed)
             pyramids = self._not_print(frame, track.calibration, [s for _, s in placed], pyramids)
+            self.card_sizes = self.card_sizes or CardSizes.load()
+            pyramids = self.card_sizes.weigh_on_cards(pyramids, [s for _, s in placed])
             self._kept_found = [s for _, s in placed if s.face_up and s.card in self._looks.faces]
         self._previous = placed
         seen, cards = [c for c, _ in placed], tuple(s for _, s in placed)

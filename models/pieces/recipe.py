@@ -7,7 +7,8 @@ Renders ``piece_scene`` (and a sixth as many Pungo and Deck Town scenes) for see
 pieces reader (an empty palette: geometry needs no colours), pairs every fitted stack with the
 truth, and keeps each colour band's feature labelled with the colour of the pyramid that shows
 there; each is then read with its own frame's examples left out, which gives how often each colour
-read was each colour (``Palette.truths``). A few minutes on one core.
+read was each colour (``Palette.truths``). Then it counts how often a size read on a face-up card was
+each size (``models/pieces/card_sizes.py``). About eight minutes on one core.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ import math
 
 import numpy as np
 
+from models.pieces import card_sizes
 from referee.pyramids import Size, Stack
 from vision.pieces.palette import PALETTE_FILE, Palette
 from vision.pieces.reader import PieceReader
@@ -72,6 +74,7 @@ def main(argv: list[str] | None = ()) -> None:
           f"written to {PALETTE_FILE}")
     for read, row in sorted(palette.confusion.items()):
         print(f"  read {read}: " + ", ".join(f"{was} {share:.2f}" for was, share in row.items()))
+    card_sizes.main()  # how often a size read on a card was right: counted with the palette just written
 
 
 if __name__ == "__main__":

@@ -184,3 +184,19 @@ def test_smalls_on_a_decktet_card_seen_bare_are_read_where_they_stand_out_agains
     assert len(standing) == smalls
     for at in standing:
         assert [str(p.stack[0]) for p in snapshot.pyramids if math.dist(p.center_mm, at) < 10] == ["yellow1"], at
+
+
+def test_a_small_on_a_flown_card_read_a_size_up_is_doubtful_and_offers_the_small():
+    # Deck Town trial 0 at 16.2 s: Ann flies the Castle, her red small on its art, to -1,1. The small's blob takes
+    # in the art and fits a medium, which was read 0.92 surely: the flight with a medium on the card explained
+    # nothing, and the trial was lost. A medium read on a card was as often a small on the trial tables the counts
+    # come from (vision.pieces.card_sizes): it is now in doubt, with the small offered
+    source, reader = _deck_town_trial(0)
+    source.seek(162)
+    snapshot = reader.read(source.read(), 16.2).snapshot
+    small = next(o for o in source.truth.objects if o.kind == "pyramid" and o.label == "red1"
+                 and math.dist((o.pose["x"], o.pose["y"]), (116.0, 103.0)) < 10)
+    seen = [p for p in snapshot.pyramids if math.dist(p.center_mm, (small.pose["x"], small.pose["y"])) < 10]
+    assert [str(p.stack[0]) for p in seen] == ["red2"]  # still read a size up: what is read is unchanged
+    assert seen[0].confidence < 0.6
+    assert "red1" in [a.label for a in seen[0].alternatives]
