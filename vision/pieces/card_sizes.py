@@ -26,6 +26,7 @@ SIZES_FILE = Path(__file__).resolve().parents[2] / "models" / "pieces" / "card_s
 NOTHING = "nothing"  # the reading was card art: no pyramid stood there
 # a size read is taken as right this many times more before counting (as vision.pieces.palette does for colours)
 PRIOR = 2.0
+RUNNER_UP = 0.95  # an offered size's probability is at most this share of the reading's own
 
 
 class CardSizesError(RuntimeError):
@@ -62,19 +63,27 @@ class CardSizes:
         """A lone pyramid read on a card, its confidence keeping the share its size was right and each other size
         it often was offered (a stack of several is left as read: which of its pyramids would change is not
         counted). The share that was print lowers the confidence too: the layouts then also try the place
-        without it."""
+        without it. The reading stands first: its alternatives keep their order below it (scaled as it is), and
+        an offered size is a runner-up, just under it however often it was the truth. So the stabiliser, which
+        names an object by its likeliest reading over frames, names it as read, and the referee tries the
+        runner-up where the reading explains nothing: a small grown to a medium on a card is the medium read."""
         if len(sighting.stack) != 1:
             return sighting
         pyramid = sighting.stack[0]
         row = self.truths(pyramid.size)
-        offered = [Alternative(str(Pyramid(pyramid.colour, Size(int(was)))), round(sighting.confidence * share, 4))
+        right = row[str(int(pyramid.size))]
+        confidence = round(sighting.confidence * right, 4)
+        below = round(confidence * RUNNER_UP, 4)
+        kept = [dataclasses.replace(a, probability=round(a.probability * right, 4)) for a in sighting.alternatives]
+        offered = [Alternative(str(Pyramid(pyramid.colour, Size(int(was)))),
+                               min(round(sighting.confidence * share, 4), below))
                    for was, share in row.items() if was not in (NOTHING, str(int(pyramid.size)))]
-        alternatives = sorted((a for a in (*sighting.alternatives, *offered) if a.probability > 0.001),
-                              key=lambda a: -a.probability)
-        merged = list({a.label: a for a in reversed(alternatives)}.values())  # one per label, the likeliest
-        merged.sort(key=lambda a: -a.probability)
-        return dataclasses.replace(sighting, confidence=round(sighting.confidence * row[str(int(pyramid.size))], 4),
-                                   alternatives=tuple(merged[:4]))
+        likeliest: dict[str, Alternative] = {}
+        for a in (*kept, *offered):
+            if a.probability > 0.001 and (a.label not in likeliest or a.probability > likeliest[a.label].probability):
+                likeliest[a.label] = a
+        alternatives = sorted(likeliest.values(), key=lambda a: -a.probability)[:4]
+        return dataclasses.replace(sighting, confidence=confidence, alternatives=tuple(alternatives))
 
     def weigh_on_cards(self, pyramids, cards: list[CardSighting]) -> tuple[PyramidSighting, ...]:
         """``pyramids`` with each lone one standing on a face-up card of ``cards`` weighed (:meth:`weigh`)."""

@@ -224,7 +224,9 @@ def with_truths(sighting: PyramidSighting, palette: Palette, colours: frozenset[
     dropped."""
     rows = {c: palette.truths(c, colours) for c in dict.fromkeys(p.colour for p in sighting.stack)}
     right = math.prod(row.get(c, 0.0) for c, row in rows.items())
-    alternatives = [a for a in sighting.alternatives
+    # (the reader's alternatives are scaled as the reading is: they keep their order below it, and the stabiliser,
+    # naming an object by its likeliest reading over frames, names it as read)
+    alternatives = [dataclasses.replace(a, probability=round(a.probability * right, 4)) for a in sighting.alternatives
                     if colours is None or all(q.colour in colours for q in Stack.parse(a.label).pyramids)]
     for read, row in rows.items():
         kept = right / row[read] if row.get(read) else 0.0
