@@ -11,7 +11,6 @@ referee tries where the medium explains nothing legal.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,12 +20,11 @@ import numpy as np
 
 from referee.pyramids import Pyramid, Size
 from referee.snapshot import Alternative, CardSighting, PyramidSighting
+from vision.pieces.palette import truth_shares
+from vision.pieces.stacks import weighed
 
 SIZES_FILE = Path(__file__).resolve().parents[2] / "models" / "pieces" / "card_sizes.json"
 NOTHING = "nothing"  # the reading was card art: no pyramid stood there
-# a size read is taken as right this many times more before counting (as vision.pieces.palette does for colours)
-PRIOR = 2.0
-RUNNER_UP = 0.95  # an offered size's probability is at most this share of the reading's own
 
 
 class CardSizesError(RuntimeError):
@@ -52,38 +50,23 @@ class CardSizes:
 
     def truths(self, size: Size) -> dict[str, float]:
         """How often a pyramid read as ``size`` on a card was each size (``"1"``, ``"2"``, ``"3"``) or
-        :data:`NOTHING`, with :data:`PRIOR` readings of it right added."""
+        :data:`NOTHING` (:func:`~vision.pieces.palette.truth_shares`, as for colours)."""
         read = str(int(size))
-        row = {**self.counts.get(read, {})}
-        row[read] = row.get(read, 0) + PRIOR
-        total = sum(row.values())
-        return {was: n / total for was, n in row.items()}
+        return truth_shares(self.counts.get(read, {}), read)
 
     def weigh(self, sighting: PyramidSighting) -> PyramidSighting:
         """A lone pyramid read on a card, its confidence keeping the share its size was right and each other size
-        it often was offered (a stack of several is left as read: which of its pyramids would change is not
-        counted). The share that was print lowers the confidence too: the layouts then also try the place
-        without it. The reading stands first: its alternatives keep their order below it (scaled as it is), and
-        an offered size is a runner-up, just under it however often it was the truth. So the stabiliser, which
-        names an object by its likeliest reading over frames, names it as read, and the referee tries the
-        runner-up where the reading explains nothing: a small grown to a medium on a card is the medium read."""
+        it often was offered as a runner-up (:func:`~vision.pieces.stacks.weighed`: a small grown to a medium on a
+        card is still the medium read, and the referee tries the small where the medium explains nothing). A stack
+        of several is left as read: which of its pyramids would change is not counted. The share that was print
+        lowers the confidence too: the layouts then also try the place without it."""
         if len(sighting.stack) != 1:
             return sighting
         pyramid = sighting.stack[0]
         row = self.truths(pyramid.size)
-        right = row[str(int(pyramid.size))]
-        confidence = round(sighting.confidence * right, 4)
-        below = round(confidence * RUNNER_UP, 4)
-        kept = [dataclasses.replace(a, probability=round(a.probability * right, 4)) for a in sighting.alternatives]
-        offered = [Alternative(str(Pyramid(pyramid.colour, Size(int(was)))),
-                               min(round(sighting.confidence * share, 4), below))
+        offered = [Alternative(str(Pyramid(pyramid.colour, Size(int(was)))), round(sighting.confidence * share, 4))
                    for was, share in row.items() if was not in (NOTHING, str(int(pyramid.size)))]
-        likeliest: dict[str, Alternative] = {}
-        for a in (*kept, *offered):
-            if a.probability > 0.001 and (a.label not in likeliest or a.probability > likeliest[a.label].probability):
-                likeliest[a.label] = a
-        alternatives = sorted(likeliest.values(), key=lambda a: -a.probability)[:4]
-        return dataclasses.replace(sighting, confidence=confidence, alternatives=tuple(alternatives))
+        return weighed(sighting, row[str(int(pyramid.size))], offered)
 
     def weigh_on_cards(self, pyramids, cards: list[CardSighting]) -> tuple[PyramidSighting, ...]:
         """``pyramids`` with each lone one standing on a face-up card of ``cards`` weighed (:meth:`weigh`)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from referee.layouts.readout import DEFAULT_THRESHOLD
 from referee.pyramids import Stack
 from calibration.mats import mat_layout
 from vision.pieces.reader import PieceReader, markers_print_mm
@@ -22,8 +23,8 @@ from vision.pieces.tokens import TokenRegistry
 from vision.pieces.trials import calibration_of, match
 from vision.synth.render import render
 
-
-SURE = 0.6  # the layouts' threshold: a sighting below it leaves its place uncertain (referee.layouts.for_game)
+# the layouts' threshold: a sighting below it leaves its place uncertain (referee.layouts.for_game)
+SURE = DEFAULT_THRESHOLD
 
 
 @dataclass

@@ -25,6 +25,7 @@ import numpy as np
 PALETTE_FILE = Path(__file__).resolve().parents[2] / "models" / "pieces" / "palette.npz"
 NEIGHBOURS = 7
 FEATURES = 10  # patch Lab, table Lab, light Lab, patch lightness spread
+ILLUMINANT = slice(6, 9)  # the light's Lab: one frame's examples share it
 # plastic with no hue of its own: white and black reflect the light as the table does, clear shows the table through it
 ACHROMATIC = ("white", "clear", "black")
 # a patch whose (a, b) is within ACHROMATIC_NEAR of a grey table's (itself within ACHROMATIC_GREY of neutral, Lab
@@ -93,7 +94,7 @@ class Palette:
         nearest = [np.sort(np.sqrt(((e[i:i + 500, None, :] - e[None, :, :]) ** 2).sum(-1)), axis=1)[:, 1]
                    for i in range(0, len(e), 500)]
         reach = max(float(np.percentile(np.concatenate(nearest), 99)) * 2.0 if nearest else 40.0, 12.0)
-        _, frames = np.unique(features[:, 6:9], axis=0, return_inverse=True)
+        _, frames = np.unique(features[:, ILLUMINANT], axis=0, return_inverse=True)
         frames = frames.ravel()
         counts: dict[str, dict[str, float]] = {}
         for frame in np.unique(frames):
@@ -161,17 +162,24 @@ class Palette:
         return sorted(((str(c), float(near * v / total)) for c, v in votes.items()), key=lambda cv: -cv[1])
 
 
-# a colour read is taken as right this many times more before counting (a colour read a few times only is not taken
-# as wrong half the time from two mistakes), and shares under TRUTH_FLOOR are dropped
+# a reading is taken as right this many times more before counting (one read a few times only is not taken as wrong
+# half the time from two mistakes), and a palette's shares under TRUTH_FLOOR are dropped
 TRUTH_PRIOR = 2.0
 TRUTH_FLOOR = 0.02
 
 
-def _shares(row: dict[str, float], read: str) -> dict[str, float]:
-    """Counts of what a colour read was, as shares (with :data:`TRUTH_PRIOR` on the colour read itself)."""
-    row = {**row, read: row.get(read, 0.0) + TRUTH_PRIOR}
+def truth_shares(counts: dict[str, float], read: str) -> dict[str, float]:
+    """Counts of what a reading ``read`` was, as shares, with :data:`TRUTH_PRIOR` readings of it right added
+    (colours here; sizes on cards in :mod:`vision.pieces.card_sizes`)."""
+    row = {**counts, read: counts.get(read, 0) + TRUTH_PRIOR}
     total = sum(row.values())
-    return {c: round(v / total, 4) for c, v in sorted(row.items(), key=lambda cv: -cv[1]) if v / total >= TRUTH_FLOOR}
+    return {was: n / total for was, n in row.items()}
+
+
+def _shares(counts: dict[str, float], read: str) -> dict[str, float]:
+    """A palette's row: :func:`truth_shares`, likeliest first, rounded, those under :data:`TRUTH_FLOOR` dropped."""
+    return {c: round(v, 4) for c, v in sorted(truth_shares(counts, read).items(), key=lambda cv: -cv[1])
+            if v >= TRUTH_FLOOR}
 
 
 def _achromatic(feature: np.ndarray) -> bool:

@@ -216,27 +216,45 @@ def read_stack(fit: Fit, bottom: Size, camera: TableCamera, fg: Foreground, pale
 
 def with_truths(sighting: PyramidSighting, palette: Palette, colours: frozenset[str] | None = None) -> PyramidSighting:
     """``sighting`` with its colours weighed by how often the palette's readings of them were right
-    (:meth:`~vision.pieces.palette.Palette.truths`, among ``colours``, the game's, when given): each colour's other
-    likely colours become alternatives at the share they were the truth, and the confidence keeps the share its
-    colours were right. A white pyramid in dim light read as clear then offers white. The pyramids of one colour in a
-    stack are one question (what makes white look clear, the light and the table, is the same for all of them): a
-    white tree may be a clear one, not white below and clear on top. Alternatives with a colour the game has not are
-    dropped."""
+    (:meth:`~vision.pieces.palette.Palette.truths`, among ``colours``, the game's, when given): the confidence keeps
+    the share its colours were right, and each colour's other likely colours are offered (:func:`weighed`). A white
+    pyramid in dim light read as clear then offers white. The pyramids of one colour in a stack are one question
+    (what makes white look clear, the light and the table, is the same for all of them): a white tree may be a
+    clear one, not white below and clear on top. Alternatives with a colour the game has not are dropped."""
     rows = {c: palette.truths(c, colours) for c in dict.fromkeys(p.colour for p in sighting.stack)}
     right = math.prod(row.get(c, 0.0) for c, row in rows.items())
-    # (the reader's alternatives are scaled as the reading is: they keep their order below it, and the stabiliser,
-    # naming an object by its likeliest reading over frames, names it as read)
-    alternatives = [dataclasses.replace(a, probability=round(a.probability * right, 4)) for a in sighting.alternatives
-                    if colours is None or all(q.colour in colours for q in Stack.parse(a.label).pyramids)]
+    own = tuple(a for a in sighting.alternatives
+                if colours is None or all(q.colour in colours for q in Stack.parse(a.label).pyramids))
+    offered = []
     for read, row in rows.items():
         kept = right / row[read] if row.get(read) else 0.0
         for colour, share in row.items():
             if colour != read:
                 other = tuple(Pyramid(colour, p.size) if p.colour == read else p for p in sighting.stack)
-                alternatives.append(Alternative(_label(other), round(sighting.confidence * kept * share, 4)))
-    alternatives = sorted((a for a in alternatives if a.probability > 0.001), key=lambda a: -a.probability)[:4]
-    return dataclasses.replace(sighting, confidence=round(sighting.confidence * right, 4),
-                               alternatives=tuple(alternatives))
+                offered.append(Alternative(_label(other), round(sighting.confidence * kept * share, 4)))
+    return weighed(dataclasses.replace(sighting, alternatives=own), right, offered)
+
+
+# an offered reading's probability is at most this share of the reading's own: it is a runner-up
+RUNNER_UP = 0.95
+
+
+def weighed(sighting: PyramidSighting, right: float, offered) -> PyramidSighting:
+    """``sighting``, read right this share of the time, with ``offered`` other readings (:class:`Alternative`s)
+    added. Its confidence and its own alternatives are scaled by ``right`` (they keep their order below it), and an
+    offered reading is a runner-up, at most :data:`RUNNER_UP` of the reading however often it was the truth: the
+    stabiliser, which names an object by its likeliest reading over frames, names it as read, and the referee
+    tries the runner-up where the reading explains nothing. One alternative per label (the likeliest), the four
+    likeliest kept."""
+    confidence = round(sighting.confidence * right, 4)
+    below = round(confidence * RUNNER_UP, 4)
+    likeliest: dict[str, Alternative] = {}
+    for a in (*(dataclasses.replace(a, probability=round(a.probability * right, 4)) for a in sighting.alternatives),
+              *(dataclasses.replace(a, probability=min(a.probability, below)) for a in offered)):
+        if a.probability > 0.001 and (a.label not in likeliest or a.probability > likeliest[a.label].probability):
+            likeliest[a.label] = a
+    alternatives = sorted(likeliest.values(), key=lambda a: -a.probability)[:4]
+    return dataclasses.replace(sighting, confidence=confidence, alternatives=tuple(alternatives))
 
 
 def _washed(below: np.ndarray | None, band: np.ndarray | None) -> bool:
