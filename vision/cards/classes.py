@@ -27,6 +27,9 @@ DECKTET = tuple(decktet.extended_deck())
 CLASSES = (*STANDARD, *DECKTET, NONE)
 INDEX = {name: i for i, name in enumerate(CLASSES)}
 DECKS = {"standard": frozenset(STANDARD), "decktet": frozenset(DECKTET)}
+# the one Decktet card that prints no corner index (a blank corner): named from its whole face only, never
+# from an index (any Decktet card's corner whose index is hidden reads as it)
+EXCUSE = "excuse"
 
 # The whole-face stage (vision/cards/whole_face.py): a Decktet card named from its whole face, warped
 # upright to a FACE_CROP (width, height) picture; its classes are the Decktet cards, a back, and 'none'

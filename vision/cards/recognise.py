@@ -36,7 +36,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import (CARD_MM, CLASSES, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
+from vision.cards.classes import (CARD_MM, CLASSES, EXCUSE, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
                                   INDEX, INDEX_CENTRE_MM, NONE, STRIDE)
 from vision.cards import grey, ink, whole_face
 from vision.cards.runtime import onnx_session
@@ -809,6 +809,9 @@ def restrict(probs: np.ndarray, deck: str) -> np.ndarray:
         return probs
     keep = np.array([name in DECKS[deck] or name == NONE for name in CLASSES])
     out = probs * keep
+    if deck == "decktet":  # (the Excuse prints no index: a crop read as its blank corner is none)
+        out[:, INDEX[NONE]] += out[:, INDEX[EXCUSE]]
+        out[:, INDEX[EXCUSE]] = 0.0
     return out / np.clip(out.sum(axis=1, keepdims=True), 1e-12, None)
 
 

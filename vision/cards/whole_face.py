@@ -28,7 +28,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import BACK, CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
+from vision.cards.classes import BACK, CARD_MM, CLASSES, DECKS, EXCUSE, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
 from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -527,7 +527,7 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
             probs[ns, ks] = recogniser.read_turned(image, boxes, turns)[0]
             unread[ns, ks] = False
 
-    decktet_class = np.isin(np.arange(len(CLASSES)), [CLASSES.index(d) for d in DECKS["decktet"]])
+    decktet_class = np.isin(np.arange(len(CLASSES)), [CLASSES.index(d) for d in DECKS["decktet"] if d != EXCUSE])
     every_other = np.zeros(shape, bool)
     every_other[:, ::2] = True
     read(every_other)

@@ -200,3 +200,15 @@ def test_a_small_on_a_flown_card_read_a_size_up_is_doubtful_and_offers_the_small
     assert [str(p.stack[0]) for p in seen] == ["red2"]  # still read a size up: what is read is unchanged
     assert seen[0].confidence < 0.6
     assert "red1" in [a.label for a in seen[0].alternatives]
+
+
+@pytest.mark.parametrize("t", [18.0, 18.4])
+def test_a_covered_cards_blank_corner_is_not_read_as_the_excuse(t):
+    # Deck Town trial 1: the Windfall played onto the discard pile over the Consul. What shows of the Consul's
+    # corner beside the Windfall's edge was read as the Excuse (0.96), a card Deck Town's deck does not hold
+    # and that prints no index to read: the referee saw a card come from nowhere, and the trial was lost
+    source, reader = _deck_town_trial(1)
+    source.seek(round(t * 10))
+    snapshot = reader.read(source.read(), t).snapshot
+    assert "excuse" not in {c.card for c in snapshot.cards}, snapshot.cards
+    assert "windfall" in {c.card for c in snapshot.cards}

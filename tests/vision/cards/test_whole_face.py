@@ -107,3 +107,18 @@ def test_the_net_says_none_for_what_is_no_card():
     plain = np.full((200, 300, 3), (60, 120, 40), np.uint8)
     reads = reader.read(plain, quads=[np.array([[50, 20], [150, 20], [150, 160], [50, 160]], np.float32)])
     assert reads[0].name == NONE
+
+
+def test_the_excuse_which_prints_no_index_is_named_from_its_face():
+    # the Excuse's corners are blank, as is the corner of any Decktet card whose index is hidden: on a Decktet
+    # table the index stage names no Excuse (tests/vision/cards/test_decktet_tables.py), the whole face does
+    cards = [CardObject("excuse", 60.0, 60.0, angle=8.0), CardObject("mountain", 170.0, 60.0, angle=-12.0),
+             CardObject("consul", 120.0, 190.0, angle=5.0), CardObject("windfall", 128.0, 205.0, angle=-4.0)]
+    scene = Scene(surface=Surface("light", (236, 238, 240), contrast=0.1),
+                  camera=Camera(target_mm=(120.0, 120.0), distance_mm=650.0, tilt_deg=20.0, size=(1280, 720)),
+                  cards=cards, seed=4)
+    rendering = render(scene)
+    named = [c for c in CardRecogniser().recognise(rendering.image, deck="decktet") if c.id == "excuse"]
+    assert len(named) == 1 and named[0].whole_face, named
+    excuse = next(np.array(o.polygon, np.float32) for o in rendering.objects if o.label == "excuse")
+    assert whole_face._overlap(np.array(named[0].polygon, np.float32), excuse) >= 0.6
