@@ -60,6 +60,7 @@ class TableReader:
     recogniser: CardRecogniser | None = None
     pieces: PieceReader | None = None
     copies: int = 1  # how many cards of one name the game's deck holds (two in Deck Town's double Decktet)
+    among: frozenset[str] | None = None  # the names the game's deck holds: no other is named (Deck Town's, no Excuse)
     intrinsics: object | None = None  # calibration.intrinsics.CameraIntrinsics
     # A saved calibration (four clicked corners: calibration.json) for a table whose mat is not in
     # view; used only until the mat's markers are first seen, which then take over.
@@ -87,7 +88,7 @@ class TableReader:
         if track.calibration is None or not recognise:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()
-        seen = [c for c in recogniser.recognise(frame, deck=self.deck) if not _on_a_marker(c, markers)]
+        seen = [c for c in recogniser.recognise(frame, deck=self.deck, among=self.among) if not _on_a_marker(c, markers)]
         seen = [c for c in seen if index_sized(c, track.calibration)]
         edges = EdgeMap(frame)
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]
@@ -211,7 +212,7 @@ class TableReader:
 
     def _closer(self, frame: np.ndarray, polygon) -> CardSeen:
         """The card inside ``polygon`` (picture pixels) read from an enlarged cut-out (:func:`read_closer`)."""
-        return read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck)
+        return read_closer(self.recogniser or _default_recogniser(), frame, polygon, self.deck, self.among)
 
     def _face_at(self, frame: np.ndarray, polygon) -> CardSeen | None:
         """On a Decktet table, the card the whole-face net surely names inside ``polygon`` (picture
@@ -220,7 +221,7 @@ class TableReader:
         panel: Deck Town trial 1's Desert, taken for a back in every look until it was covered)."""
         recogniser = self.recogniser or _default_recogniser()
         faces = whole_face.reader(recogniser.folder, recogniser.threads) if self.deck == "decktet" else None
-        read = faces.name(frame, np.array(polygon, np.float32)) if faces is not None else None
+        read = faces.name(frame, np.array(polygon, np.float32), self.among) if faces is not None else None
         if read is None:
             return None
         return CardSeen(read.name, read.confidence, read.polygon.tolist(), read.alternatives, whole_face=True)

@@ -65,9 +65,13 @@ def copies_in_deck(game_name: str) -> int:
 
 
 def table_reader(game_name: str, mat, **options) -> TableReader:
-    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:func:`deck_names`)
-    and how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as :class:`TableReader` takes."""
-    return TableReader(mat, deck=deck_names(game_name), copies=copies_in_deck(game_name), **options)
+    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:func:`deck_names`),
+    the very cards it holds (no other is ever named: Deck Town's Myrmex deck has no Excuse, Light Keeper or
+    Rite) and how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as
+    :class:`TableReader` takes."""
+    build = sightings.DECKS.get(game_name)
+    return TableReader(mat, deck=deck_names(game_name), copies=copies_in_deck(game_name),
+                       among=frozenset(build()) if build else None, **options)
 
 
 DEFAULT_PAPER = "A3"  # the mat assumed until markers show which paper it was printed on

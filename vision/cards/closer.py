@@ -21,11 +21,12 @@ MARGIN = 0.15  # of the outline's size, round it in the cut-out
 LARGEST = 4.0  # at most this enlargement: beyond, the picture holds nothing more to read
 
 
-def read_closer(recogniser: CardRecogniser, frame: np.ndarray, polygon: list[list[float]], deck: str) -> CardSeen:
+def read_closer(recogniser: CardRecogniser, frame: np.ndarray, polygon: list[list[float]], deck: str,
+                among: frozenset[str] | None = None) -> CardSeen:
     """The card whose outline in ``frame`` is ``polygon`` (picture pixels, four corners), read from an
     enlarged cut-out: the surest card named there whose middle lies inside the outline, in picture
     pixels; else the card unknown (``id`` None) with that outline, and the likeliest names as
-    alternatives where the cut-out offered any."""
+    alternatives where the cut-out offered any. ``deck`` and ``among`` as :meth:`CardRecogniser.recognise` takes them."""
     outline = np.asarray(polygon, np.float64)
     lo, hi = outline.min(axis=0), outline.max(axis=0)
     pad = (hi - lo) * MARGIN
@@ -39,7 +40,7 @@ def read_closer(recogniser: CardRecogniser, frame: np.ndarray, polygon: list[lis
     cut = cv2.resize(frame[y0:y1, x0:x1], None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     inside = outline.astype(np.float32)
     found = []
-    for card in recogniser.recognise(cut, deck=deck):
+    for card in recogniser.recognise(cut, deck=deck, among=among):
         if card.id == "back":
             continue
         points = np.asarray(card.polygon, np.float64) / scale + (x0, y0)

@@ -391,26 +391,28 @@ class CardRecogniser:
         ends = np.cumsum([len(indices) for indices, _ in batches])[:-1]
         return list(zip(np.split(probs, ends), np.split(embeddings, ends)))
 
-    def recognise(self, image: np.ndarray, deck: str = "auto") -> list[CardSeen]:
+    def recognise(self, image: np.ndarray, deck: str = "auto", among: frozenset[str] | None = None) -> list[CardSeen]:
         """Every card in ``image`` (BGR): stages 1-3; for Decktet cards (``deck`` decktet, or auto
         where stage 3 named more Decktet cards than standard ones) also the whole-face stage (:mod:`vision.cards.whole_face`),
         merged with stage 3's cards."""
         if deck not in ("auto", *DECKS):
             raise ValueError(f"unknown deck {deck!r}; choose auto, {', '.join(DECKS)}")
+        if among is not None and not among <= set(CLASSES) - {NONE}:
+            raise ValueError(f"unknown card names: {', '.join(sorted(among - set(CLASSES)))}")
         self._judged = (image, grey.without_colour(image))
         try:
-            return self._recognise(image, deck)
+            return self._recognise(image, deck, among)
         finally:
             self._judged = None
 
-    def _recognise(self, image: np.ndarray, deck: str) -> list[CardSeen]:
+    def _recognise(self, image: np.ndarray, deck: str, among: frozenset[str] | None) -> list[CardSeen]:
         faint: list[dict] = []
         # (not for the Decktet: its indices are found less surely, and a table of them, showing few finds
         # scoring COARSE_CLEAR, would be looked at coarser, where its faces' art is boxed as indices)
         indices, backs = self.detect(image, faint, coarse=self.close_ups and deck != "decktet")
         probs, _ = self.classify(image, indices)
-        probs = restrict(probs, deck)
-        probs = self.other_corners(image, indices, probs, faint, deck)
+        probs = restrict(probs, deck, among)
+        probs = self.other_corners(image, indices, probs, faint, deck, among)
         cards = merge(indices, probs)
         # Decktet cards are named from their whole face too (vision/cards/whole_face.py): for the Decktet,
         # or for a picture of either deck where the index stage named more Decktet cards than standard ones
@@ -423,10 +425,10 @@ class CardRecogniser:
             # (outlines laid out by the index stage are read where it was unsure: the rest cost time only)
             also = [c.polygon for c in cards if c.confidence < SURE] + whole_face.outlines_of_indices(
                 [i for i, p in zip(indices, probs) if p.max() < SURE])
-            cards = whole_face.with_whole_faces(cards, faces.read(image, also=also))
+            cards = whole_face.with_whole_faces(cards, faces.read(image, also=also, among=among))
             # cards of a fanned pile showing only an index, read as their neighbours lie
             finds = [f for i in indices for f in (i, *i.get("alike", ()))] + faint
-            cards = whole_face.with_covered_indices(self, image, cards, finds)
+            cards = whole_face.with_covered_indices(self, image, cards, finds, among)
         for back in backs:
             x0, y0, x1, y1 = back["box"]
             if not any(_inside(c.polygon, ((x0 + x1) / 2, (y0 + y1) / 2)) for c in cards):
@@ -434,7 +436,7 @@ class CardRecogniser:
         return cards
 
     def other_corners(self, image: np.ndarray, indices: list[dict], probs: np.ndarray, faint: list[dict],
-                      deck: str = "auto") -> np.ndarray:
+                      deck: str = "auto", among: frozenset[str] | None = None) -> np.ndarray:
         """Stage 2 for an index whose card shows no other corner: a faint find (``faint``, from
         :meth:`detect`) lying a card's index diagonal from it (:func:`_across_the_card`), and
         turned by the detector roughly half round from it, may be that corner. The line between
@@ -529,12 +531,12 @@ class CardRecogniser:
         # the candidates read as an index (a faint find surely, as most are pips; a found index may name
         # its card unsurely, and must then name the same as the lone index), surest first; the lone
         # index is read again at each line's turn
-        corners = [(k, c, turn, corner) for (k, c, turn), corner in zip(pairs, restrict(reads, deck))
+        corners = [(k, c, turn, corner) for (k, c, turn), corner in zip(pairs, restrict(reads, deck, among))
                    if (candidates[c][1] is not None or _named(corner[None])[0] >= SURE)
                    and corner[INDEX[NONE]] < NOT_AN_INDEX]
         # a found index named unsurely, read there surely as no index, is what shows of a surely named
         # lone index's covered corner (a sliver by the edge of the card over it): none
-        for (k, c, turn), corner in zip(pairs, restrict(reads, deck)):
+        for (k, c, turn), corner in zip(pairs, restrict(reads, deck, among)):
             j = candidates[c][1]
             if j is not None and corner[INDEX[NONE]] >= NOT_AN_INDEX and _named(probs[j][None])[0] < SURE \
                     and _named(probs[k][None])[0] >= SURE and (k, c) not in only_placed:
@@ -543,7 +545,7 @@ class CardRecogniser:
         if corners:
             corners.sort(key=lambda kctc: -_named(kctc[3][None])[0])
             again, _ = self.read_turned(image, [indices[k] for k, _, _, _ in corners], [turn for _, _, turn, _ in corners])
-            for (k, c, turn, corner), read in zip(corners, restrict(again, deck)):
+            for (k, c, turn, corner), read in zip(corners, restrict(again, deck, among)):
                 find, j = candidates[c]
                 # (a found index, read surely as a card already, must name the same one: two found indices
                 # lie a diagonal apart by chance, as a fan's top-left one and its neighbour's bottom-right)
@@ -571,7 +573,7 @@ class CardRecogniser:
         # index showing (:func:`_covered_corner`); the surest lone indices first (one so dropped has no say)
         surest = np.argsort(-_named(probs[[k for k, _, _ in pairs]]), kind="stable")
         scale = _picture_px_per_mm(indices, probs, live)
-        for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck)))[n] for n in surest):
+        for (k, c, turn), corner in (list(zip(pairs, restrict(reads, deck, among)))[n] for n in surest):
             j = candidates[c][1]
             if j is None or {j, k} & paired or (k, c) in only_placed:
                 continue
@@ -803,16 +805,21 @@ def _inside_box(box, point) -> bool:
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
-def restrict(probs: np.ndarray, deck: str) -> np.ndarray:
-    """Probabilities with the names outside ``deck`` removed (renormalised); 'auto' keeps all."""
-    if deck == "auto" or not len(probs):
+def restrict(probs: np.ndarray, deck: str, among: frozenset[str] | None = None) -> np.ndarray:
+    """Probabilities with the names outside ``deck`` removed (renormalised; 'auto' keeps all). Names
+    outside ``among``, where given (the cards a game's deck holds), are read as no index: their share
+    goes to 'none', not to the names left (the classifier's small shares are no guide: a card of
+    another deck laid on the table, read 0.99 as itself, would be named by its runner-up surely)."""
+    if (deck == "auto" and among is None) or not len(probs):
         return probs
-    keep = np.array([name in DECKS[deck] or name == NONE for name in CLASSES])
-    out = probs * keep
-    if deck == "decktet":  # (the Excuse prints no index: a crop read as its blank corner is none)
-        out[:, INDEX[NONE]] += out[:, INDEX[EXCUSE]]
-        out[:, INDEX[EXCUSE]] = 0.0
-    return out / np.clip(out.sum(axis=1, keepdims=True), 1e-12, None)
+    out = probs * np.array([deck == "auto" or name in DECKS[deck] or name == NONE for name in CLASSES])
+    out /= np.clip(out.sum(axis=1, keepdims=True), 1e-12, None)
+    # the Excuse prints no index: a crop read as its blank corner is none
+    hidden = [INDEX[name] for name in CLASSES if name != NONE and (
+        (deck == "decktet" and name == EXCUSE) or (among is not None and name not in among))]
+    out[:, INDEX[NONE]] += out[:, hidden].sum(axis=1)
+    out[:, hidden] = 0.0
+    return out
 
 
 def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:

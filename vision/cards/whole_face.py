@@ -281,20 +281,22 @@ class WholeFaceReader:
         meta = self.folder / "whole_face.json"
         return float(json.loads(meta.read_text())["temperature"]) if meta.is_file() else 1.0
 
-    def read(self, image: np.ndarray, quads: list[np.ndarray] | None = None, also=()) -> list[FaceRead]:
+    def read(self, image: np.ndarray, quads: list[np.ndarray] | None = None, also=(),
+             among: frozenset[str] | None = None) -> list[FaceRead]:
         """Every outline in ``image`` (:func:`find_outlines`, or ``quads``) read, and the rough
         outlines ``also`` (cards laid out by the index stage, :func:`outlines_of_indices`); a card
-        (not 'none') is read again from the outline the net placed its corners at, and named by both reads."""
+        (not 'none') is read again from the outline the net placed its corners at, and named by both reads.
+        Only the cards ``among`` are named where given (the names a game's deck holds)."""
         quads = find_outlines(image) if quads is None else [ordered(q) for q in quads]
         quads = _distinct(quads + [ordered(q) for q in also if _plausible(np.asarray(q, np.float32))])
         if not quads:
             return []
-        probs, corners = self.run(np.stack([face_crop(image, q) for q in quads]))
+        probs, corners = self.run(np.stack([face_crop(image, q) for q in quads]), among)
         reads = [FaceRead(p, _to_picture(c, q)) for p, c, q in zip(probs, corners, quads)]
         again = [k for k, r in enumerate(reads) if r.name != NONE and _plausible(r.polygon)]
         if again:
             polygons = [ordered(reads[k].polygon) for k in again]
-            probs, corners = self.run(np.stack([face_crop(image, q) for q in polygons]))
+            probs, corners = self.run(np.stack([face_crop(image, q) for q in polygons]), among)
             for k, p, c, q in zip(again, probs, corners, polygons):
                 # both reads must allow the name (geometric mean): an outline straddling two cards is
                 # read as one card, then as another once the net has placed its corners
@@ -302,28 +304,33 @@ class WholeFaceReader:
                 reads[k] = FaceRead(both / both.sum(), _to_picture(c, q))
         return reads
 
-    def name(self, image: np.ndarray, quad: np.ndarray) -> FaceRead | None:
+    def name(self, image: np.ndarray, quad: np.ndarray, among: frozenset[str] | None = None) -> FaceRead | None:
         """The card whose outline in ``image`` is ``quad`` (picture pixels, found some other way: a
         card-sized outline on a calibrated table), where the net names one at least
         :data:`SURE_FACE` surely, with the outline it placed (as :meth:`read`); None where it reads a
-        back, no card, or nothing surely."""
-        reads = self.read(image, [quad])
+        back, no card, or nothing surely; only the cards ``among`` are named where given."""
+        reads = self.read(image, [quad], among=among)
         named = reads and reads[0].name not in (NONE, BACK) and reads[0].confidence >= SURE_FACE
         return reads[0] if named else None
 
-    def run(self, crops: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    def run(self, crops: np.ndarray, among: frozenset[str] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Calibrated probabilities and the card's corners (crop pixels, 4 x 2) of N face crops.
         Each crop is read both ways up (a Decktet face reads the same half a turn round, and the net
         learned both) and the two reads' probabilities averaged: a pyramid or a glare that throws one
         read (the demo's Mountain under two pyramids: 0.53 one way, 0.90 the other) throws the other
-        less. The corners are the upright read's."""
+        less. The corners are the upright read's. Cards not ``among`` (where given) are given nothing."""
         n = len(crops)
         both = np.concatenate([crops, crops[:, ::-1, ::-1]])
         logits, corners = self._session.run(None, {"crops": both.transpose(0, 3, 1, 2).astype(np.float32)})
         logits = logits / self.temperature
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
-        return (p[:n] + p[n:]) / 2, corners[:n].reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
+        p = (p[:n] + p[n:]) / 2
+        if among is not None:  # (their share is no card's, as the index stage's is: see recognise.restrict)
+            hidden = [k for k, name in enumerate(FACE_CLASSES) if name not in among and name not in (BACK, NONE)]
+            p[:, FACE_CLASSES.index(NONE)] += p[:, hidden].sum(axis=1)
+            p[:, hidden] = 0.0
+        return p, corners[:n].reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
 
 
 def outlines_of_indices(indices: list[dict]) -> list[np.ndarray]:
@@ -462,7 +469,8 @@ INDEX_BOX_MM = (7.0, 37.0)  # a Decktet index's extent on the face (across, alon
 SAME_CARD = 0.2  # a card whose middle lies this many diagonals from one laid out from its index is that card (a fan steps 0.3)
 
 
-def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list[dict]) -> list:
+def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list[dict],
+                         among: frozenset[str] | None = None) -> list:
     """``cards`` (``CardSeen``, after :func:`with_whole_faces`) with the Decktet cards of a fanned
     pile that show only an index. Each index the detector found (``finds``: its boxes, faint ones
     included) near a card named from its whole face is boxed and turned as the index of a card lying
@@ -477,8 +485,9 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
     of a card read surely read its index or a mark on it, and are passed over; the others are read
     even where the find's middle lies on such a face (a covered index boxed with the index of the
     card over it), the card laid out at a find of its own reading it too, or, with none, where it
-    was read well off the faces."""
-    from vision.cards.recognise import CardSeen
+    was read well off the faces. Only the cards ``among`` are named where given (the names a game's deck
+    holds)."""
+    from vision.cards.recognise import CardSeen, restrict
 
     faces = [c for c in cards if c.whole_face and c.id in DECKS["decktet"]]
     if not faces or not finds:
@@ -524,10 +533,12 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
         if len(ns):
             boxes = [{"box": _index_box(at[n, k], *axes[n])} for n, k in zip(ns, ks)]
             turns = [float(np.degrees(np.arctan2(axes[n][0][1], axes[n][0][0]))) for n in ns]
-            probs[ns, ks] = recogniser.read_turned(image, boxes, turns)[0]
+            read = recogniser.read_turned(image, boxes, turns)[0]
+            probs[ns, ks] = read if among is None else restrict(read, "decktet", among)
             unread[ns, ks] = False
 
-    decktet_class = np.isin(np.arange(len(CLASSES)), [CLASSES.index(d) for d in DECKS["decktet"] if d != EXCUSE])
+    decktet_class = np.isin(np.arange(len(CLASSES)), [CLASSES.index(d) for d in DECKS["decktet"]
+                                                       if d != EXCUSE and (among is None or d in among)])
     every_other = np.zeros(shape, bool)
     every_other[:, ::2] = True
     read(every_other)

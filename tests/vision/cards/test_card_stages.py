@@ -116,6 +116,24 @@ def test_restricting_to_a_deck_removes_the_other_decks_names():
     assert set(DECKS["decktet"]).isdisjoint(DECKS["standard"])
 
 
+def test_names_a_games_deck_lacks_and_the_excuse_read_at_an_index_are_no_index_not_their_runners_up():
+    # the Excuse prints no corner index; Deck Town's deck holds no Light Keeper: a crop read as either is
+    # none, and the names left keep their own shares (renormalised, the Soldier would be named 0.8 surely)
+    probs = np.zeros((2, len(CLASSES)), np.float32)
+    probs[0, [INDEX["excuse"], INDEX["soldier"], INDEX[NONE]]] = 0.6, 0.3, 0.1
+    probs[1, [INDEX["light-keeper"], INDEX["soldier"], INDEX[NONE]]] = 0.8, 0.15, 0.05
+    myrmex = frozenset(DECKS["decktet"]) - {"excuse", "light-keeper", "rite"}
+    out = restrict(probs, "decktet", myrmex)
+    assert out[:, INDEX["excuse"]].tolist() == [0, 0] and out[1, INDEX["light-keeper"]] == 0
+    assert out[0, INDEX["soldier"]] == pytest.approx(0.3) and out[1, INDEX["soldier"]] == pytest.approx(0.15)
+    assert CLASSES[int(out[0].argmax())] == CLASSES[int(out[1].argmax())] == NONE
+    assert out.sum(axis=1) == pytest.approx([1.0, 1.0])
+    # a Decktet table told no game's deck still names the Light Keeper, never the Excuse
+    assert CLASSES[int(restrict(probs, "decktet")[1].argmax())] == "light-keeper"
+    with pytest.raises(ValueError, match="unknown card names: joker"):
+        CardRecogniser().recognise(np.zeros((64, 64, 3), np.uint8), deck="standard", among=frozenset({"AS", "joker"}))
+
+
 def test_missing_models_are_reported_with_how_to_rebuild(tmp_path):
     with pytest.raises(RecognitionError, match="make models"):
         CardRecogniser(tmp_path)

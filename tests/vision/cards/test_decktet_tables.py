@@ -212,3 +212,23 @@ def test_a_covered_cards_blank_corner_is_not_read_as_the_excuse(t):
     snapshot = reader.read(source.read(), t).snapshot
     assert "excuse" not in {c.card for c in snapshot.cards}, snapshot.cards
     assert "windfall" in {c.card for c in snapshot.cards}
+
+
+def test_a_card_deck_towns_deck_does_not_hold_is_never_named_on_its_table():
+    # Deck Town plays a Myrmex deck, without the Excuse, the Light Keeper or the Rite: a table reader of its
+    # game never names them (one read on the town in a trial, an index misread; here the cards themselves,
+    # which a reader told only "decktet" names surely), nor another card in their place
+    scene = random_scene(972_000, size=(1280, 720), cards=0, pyramids=0, hands=0)
+    scene.mat = MatObject("deck-town", "A3")
+    scene.camera.target_mm, scene.camera.distance_mm, scene.camera.tilt_deg = (150.0, 140.0), 700.0, 15.0
+    scene.camera.distortion = (0.0, 0.0, 0.0, 0.0, 0.0)
+    scene.clutter = []
+    scene.cards = [CardObject("light-keeper", 120, 130, angle=2), CardObject("rite", 200, 130, angle=-3),
+                   CardObject("journey", 160, 240, angle=1), CardObject("excuse", 240, 240, angle=4)]
+    image = render(scene).image
+    layout = mat_layout("deck-town", "A3")
+    told = camera_runner.table_reader("deck-town", layout)
+    assert {"excuse", "light-keeper", "rite"}.isdisjoint(told.among) and "journey" in told.among
+    assert [c.card for c in told.read(image, 1.0).snapshot.cards if c.card is not None] == ["journey"]
+    untold = TableReader(layout, deck="decktet", copies=2).read(image, 1.0).snapshot
+    assert {"light-keeper", "rite", "excuse", "journey"} <= {c.card for c in untold.cards}
