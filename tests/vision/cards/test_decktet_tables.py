@@ -30,16 +30,21 @@ def test_deck_towns_myrmex_deck_holds_two_of_a_name_of_decktet_cards_and_the_oth
     assert deck_names("pouches") == deck_names("mongoose") == deck_names("pungo") == "standard"
 
 
-def _two_painters():
-    """A rendered Deck Town mat seen from 0.7 m with two Painters and a Journey face up on it."""
+def _deck_town_mat(*cards: CardObject):
+    """A rendered Deck Town mat seen from 0.7 m with ``cards`` face up on it."""
     scene = random_scene(972_000, size=(1280, 720), cards=0, pyramids=0, hands=0)
     scene.mat = MatObject("deck-town", "A3")
     scene.camera.target_mm, scene.camera.distance_mm, scene.camera.tilt_deg = (150.0, 140.0), 700.0, 15.0
     scene.camera.distortion = (0.0, 0.0, 0.0, 0.0, 0.0)
     scene.clutter = []
-    scene.cards = [CardObject("painter", 120, 130, angle=2), CardObject("painter", 200, 130, angle=-3),
-                   CardObject("journey", 160, 240, angle=1)]
+    scene.cards = list(cards)
     return render(scene).image
+
+
+def _two_painters():
+    """Two Painters and a Journey face up on a Deck Town mat."""
+    return _deck_town_mat(CardObject("painter", 120, 130, angle=2), CardObject("painter", 200, 130, angle=-3),
+                          CardObject("journey", 160, 240, angle=1))
 
 
 def test_a_double_decks_two_cards_of_one_name_are_both_kept_without_a_closer_look(monkeypatch):
@@ -218,14 +223,8 @@ def test_a_card_deck_towns_deck_does_not_hold_is_never_named_on_its_table():
     # Deck Town plays a Myrmex deck, without the Excuse, the Light Keeper or the Rite: a table reader of its
     # game never names them (one read on the town in a trial, an index misread; here the cards themselves,
     # which a reader told only "decktet" names surely), nor another card in their place
-    scene = random_scene(972_000, size=(1280, 720), cards=0, pyramids=0, hands=0)
-    scene.mat = MatObject("deck-town", "A3")
-    scene.camera.target_mm, scene.camera.distance_mm, scene.camera.tilt_deg = (150.0, 140.0), 700.0, 15.0
-    scene.camera.distortion = (0.0, 0.0, 0.0, 0.0, 0.0)
-    scene.clutter = []
-    scene.cards = [CardObject("light-keeper", 120, 130, angle=2), CardObject("rite", 200, 130, angle=-3),
-                   CardObject("journey", 160, 240, angle=1), CardObject("excuse", 240, 240, angle=4)]
-    image = render(scene).image
+    image = _deck_town_mat(CardObject("light-keeper", 120, 130, angle=2), CardObject("rite", 200, 130, angle=-3),
+                           CardObject("journey", 160, 240, angle=1), CardObject("excuse", 240, 240, angle=4))
     layout = mat_layout("deck-town", "A3")
     told = camera_runner.table_reader("deck-town", layout)
     assert {"excuse", "light-keeper", "rite"}.isdisjoint(told.among) and "journey" in told.among
