@@ -627,8 +627,11 @@ def with_covered_indices(recogniser, image: np.ndarray, cards: list, finds: list
             cards = [c for c in cards if c.id != name]
         seen.add(name)
         # a card read less surely where this one lies (the whole-face net reads a covered card poorly: the
-        # demo's Painter, under two cards, as the Bard 0.87) is this one; the cards over it lie a fan's step away
-        cards = [c for c in cards if not (c.confidence < p and _near(c.polygon, polygon))]
+        # demo's Painter, under two cards, as the Bard 0.87) is this one; the cards over it lie a fan's step away.
+        # Not a card named from its face that gives this name no share among its runners-up: the face rules it
+        # out (a rendered table's Windfall, 0.84 from its face, replaced by a Huntress misread 0.97 beside it)
+        cards = [c for c in cards if not (c.confidence < p and _near(c.polygon, polygon) and (
+            not c.whole_face or c.id == name or any(other == name for other, _ in c.alternatives)))]
         total = sum(names.values())
         alternatives = [(other, q / total) for other, q in names.items() if other != name]
         cards.append(CardSeen(name, p * p / total, polygon.tolist(), alternatives, [_index_box(middle, ex, ey)]))
