@@ -167,7 +167,10 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     unseen was read as a fly evicting it). A card new to the town read bare or with one larger
     pyramid of the player to move, where they may hatch, is offered hatched
     with their small (one with no pyramid on the town controls no card to build beside:
-    deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276).
+    deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276); one new to
+    the town with only pyramids read below the threshold on it, where the player is not hatching, is offered
+    bare, as a build brings it (trial 6: the Discovery built, its art read as a yellow large at 0.05, was
+    unrecognised).
     Pyramids read on a card below the threshold (``unsure``) do not count: a small on busy art, seen
     from afar, was read as a stack of two other colours at 0.13 (trial 15: its hatch unrecognised, and,
     seen together with the card the player then discarded, a card spent does not rule a hatch out),
@@ -193,6 +196,8 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
             if hatching and (not one or (len(one) == 1 and one[0] != f"{mine}1" and
                                          Pyramid.parse(one[0]).colour == mine)):
                 yield place, (contents[0], f"{mine}1")
+            elif not hatching and not one and len(contents) > 1:
+                yield place, contents[:1]  # built bare: what was read on it, only unsurely, is its print
         elif ((flown or not spent) and known[0] == contents[0] and shown < _standing(known)
               and not (_standing(known) - shown) - unseen):
             yield place, known

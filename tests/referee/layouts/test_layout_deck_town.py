@@ -390,3 +390,29 @@ def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
     with PlaythroughLog.create(tmp_path / "g.sqlite") as log:
         session = Session(game, after, layouts.for_game(game), log)
         assert session.observe(shown) == [] and session.state == after
+
+
+def test_a_card_built_bare_with_its_art_read_unsurely_as_a_pyramid_is_read_as_the_build(tmp_path):
+    # Deck Town trial 6: the Discovery built onto the town, its art read as a yellow large at 0.05; no reading
+    # offered the card bare, and the build was unrecognised. A pyramid read on a new card only so unsurely may be
+    # its print; read surely, it stands there, and the table is left unexplained
+    game = games.get("deck-town", players=2)
+    layout = layouts.for_game(game)
+    rng = random.Random(9)
+    built = 0
+    for n, (before, after) in enumerate(walk(game.new_state(), random.Random(12), 200)):
+        new = [cell for cell in after.board if cell not in before.board]
+        if before.phase != "play" or not before.on_board(before.turn) or len(new) != 1 or \
+                len(after.view()[_place(new[0])]) != 1:
+            continue  # (a build: a card from the hand onto the town, bare)
+        snapshot, table = stage_deck_town(after, rng, frame=before.board)
+        x, y = table.at(new[0])
+        other = next(c for c in before.colours if c != before.colours[before.turn])
+        for sure, read in [(0.05, True), (0.9, False)]:
+            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (pyramids(f"{other}3", (x + 5, y - 8), sure),))
+            state, events = _observed(game, layout, before, table_seen, tmp_path / f"{n}-{sure}.sqlite")
+            assert (state == after) is read, (n, sure, [(e.kind, e.payload) for e in events])
+        built += 1
+        if built == 4:
+            break
+    assert built >= 2, built
