@@ -168,9 +168,10 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     pyramid of the player to move, where they may hatch, is offered hatched
     with their small (one with no pyramid on the town controls no card to build beside:
     deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276); one new to
-    the town with only pyramids read below the threshold on it, where the player is not hatching, is offered
-    bare, as a build brings it (trial 6: the Discovery built, its art read as a yellow large at 0.05, was
-    unrecognised).
+    the town with pyramids read on it, where the player is not hatching, is offered bare: only a hatch or a
+    fly brings a card to the town with a pyramid, a build brings it bare (deck-town-1.1/action/build), so
+    what was read on it is its print (trial 6: the Discovery built, its art read as a yellow large at 0.05;
+    trial 8: the Painter built, its red ellipse read as a red small at 0.84; both unrecognised).
     Pyramids read on a card below the threshold (``unsure``) do not count: a small on busy art, seen
     from afar, was read as a stack of two other colours at 0.13 (trial 15: its hatch unrecognised, and,
     seen together with the card the player then discarded, a card spent does not rule a hatch out),
@@ -196,8 +197,8 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
             if hatching and (not one or (len(one) == 1 and one[0] != f"{mine}1" and
                                          Pyramid.parse(one[0]).colour == mine)):
                 yield place, (contents[0], f"{mine}1")
-            elif not hatching and not one and len(contents) > 1:
-                yield place, contents[:1]  # built bare: what was read on it, only unsurely, is its print
+            elif not hatching and len(contents) > 1:
+                yield place, contents[:1]  # built, so bare: what was read on it is its print
         elif ((flown or not spent) and known[0] == contents[0] and shown < _standing(known)
               and not (_standing(known) - shown) - unseen):
             yield place, known
