@@ -88,7 +88,8 @@ class TableReader:
         if track.calibration is None or not recognise:
             return FrameReading(None, track)
         recogniser = self.recogniser or _default_recogniser()
-        seen = [c for c in recogniser.recognise(frame, deck=self.deck, among=self.among) if not _on_a_marker(c, markers)]
+        seen = [c for c in recogniser.recognise(frame, deck=self.deck, among=self.among)
+                if not _on_a_marker(c, markers)]
         seen = [c for c in seen if index_sized(c, track.calibration)]
         edges = EdgeMap(frame)
         placed = [(c, card_sighting(c, track.calibration)) for c in seen]

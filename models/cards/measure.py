@@ -156,15 +156,11 @@ def teaching_photo(card_id: str, k: int, faces: str | None) -> np.ndarray:
 def rendered_scenes(recognise, seeds: range, deck: str, folders: list[str], pyramids_on_cards: bool = False) -> dict:
     """Recall and precision of face-up card names on new rendered scenes of ``deck``, faces from
     ``folders`` in turn. A card counts as expected when one of its corner indices is in full view."""
-    from vision.synth.random_scene import random_scene
     from vision.synth.render import render
 
     counts = Counter()
     for k, seed in enumerate(seeds):
-        scene = random_scene(seed, deck=deck, pyramids=(4 + seed % 5) if pyramids_on_cards else 0, cards=6 + seed % 18)
-        scene.faces = folders[k % len(folders)] if folders else None
-        if pyramids_on_cards:
-            _pyramids_on_cards(scene, seed)
+        scene = measuring_scene(seed, deck, folders[k % len(folders)] if folders else None, pyramids_on_cards)
         rendering = render(scene, masks=True)
         named = Counter(c.id for c in recognise(rendering.image) if c.id not in (None, "back"))
         present = Counter(o.label for o in rendering.objects if o.kind == "card" and o.label != "back")
@@ -189,7 +185,19 @@ def rendered_scenes(recognise, seeds: range, deck: str, folders: list[str], pyra
     return figures
 
 
-def _pyramids_on_cards(scene, seed: int) -> None:
+def measuring_scene(seed: int, deck: str, faces: str | None, pyramids_on_cards: bool = False):
+    """The rendered scene of :func:`rendered_scenes` for ``seed``: 6 to 23 cards of ``deck`` with faces from the
+    folder ``faces`` (None: the project's own), and with ``pyramids_on_cards`` 4 to 8 pyramids standing on them."""
+    from vision.synth.random_scene import random_scene
+
+    scene = random_scene(seed, deck=deck, pyramids=(4 + seed % 5) if pyramids_on_cards else 0, cards=6 + seed % 18)
+    scene.faces = faces
+    if pyramids_on_cards:
+        stand_on_cards(scene, seed)
+    return scene
+
+
+def stand_on_cards(scene, seed: int) -> None:
     """Stand the scene's pyramids on its cards (near their middles), as Deck Town and Pouches do."""
     rng = np.random.default_rng(seed)
     up = [c for c in scene.cards if c.face_up]

@@ -40,7 +40,7 @@ def folders(names) -> list[str | None]:
 
 def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops, labels and corner targets (N x 4 x 2) from one rendered table."""
-    from models.cards.measure import _pyramids_on_cards
+    from models.cards.measure import stand_on_cards
     from vision.synth.random_scene import random_scene
     from vision.synth.render import render
 
@@ -49,7 +49,7 @@ def scene_crops(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     scene = random_scene(seed, deck="decktet" if decktet else "standard", pyramids=int(rng.integers(0, 8)))
     choices = folders(DECKTET_FACES if decktet else STANDARD_FACES)
     scene.faces = choices[seed % len(choices)]
-    _pyramids_on_cards(scene, seed)
+    stand_on_cards(scene, seed)
     rendering = render(scene, masks=True)
     image = _camera(rendering.image, rng)
     cards = []

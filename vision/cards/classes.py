@@ -8,6 +8,10 @@ the training recipe (``models/cards``) and the runtime, so the two cannot drift 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import numpy as np
+
 from referee import decktet
 from referee.cards import standard_deck
 
@@ -30,6 +34,17 @@ DECKS = {"standard": frozenset(STANDARD), "decktet": frozenset(DECKTET)}
 # the one Decktet card that prints no corner index (a blank corner): named from its whole face only, never
 # from an index (any Decktet card's corner whose index is hidden reads as it)
 EXCUSE = "excuse"
+
+
+def as_no_card(probs: np.ndarray, classes: tuple[str, ...], hidden: Callable[[str], bool]) -> np.ndarray:
+    """``probs`` (one row per read, over ``classes``) with the share of every class ``hidden`` says may not be
+    named moved to 'none', not to the names left: a model's small shares are no guide (renormalised, a card of
+    another deck read 0.99 as itself would be named by its runner-up surely)."""
+    out = probs.copy()
+    gone = [k for k, name in enumerate(classes) if name != NONE and hidden(name)]
+    out[:, classes.index(NONE)] += out[:, gone].sum(axis=1)
+    out[:, gone] = 0.0
+    return out
 
 # The whole-face stage (vision/cards/whole_face.py): a Decktet card named from its whole face, warped
 # upright to a FACE_CROP (width, height) picture; its classes are the Decktet cards, a back, and 'none'

@@ -26,7 +26,8 @@ def read_closer(recogniser: CardRecogniser, frame: np.ndarray, polygon: list[lis
     """The card whose outline in ``frame`` is ``polygon`` (picture pixels, four corners), read from an
     enlarged cut-out: the surest card named there whose middle lies inside the outline, in picture
     pixels; else the card unknown (``id`` None) with that outline, and the likeliest names as
-    alternatives where the cut-out offered any. ``deck`` and ``among`` as :meth:`CardRecogniser.recognise` takes them."""
+    alternatives where the cut-out offered any. ``deck`` and ``among`` as :meth:`CardRecogniser.recognise`
+    takes them."""
     outline = np.asarray(polygon, np.float64)
     lo, hi = outline.min(axis=0), outline.max(axis=0)
     pad = (hi - lo) * MARGIN

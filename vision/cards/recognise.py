@@ -36,8 +36,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import (CARD_MM, CLASSES, EXCUSE, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
-                                  INDEX, INDEX_CENTRE_MM, NONE, STRIDE)
+from vision.cards.classes import (CARD_MM, CLASSES, CROP, CROP_SCALE, DECKS, DECKTET_INDEX_CENTRE_MM, DETECT_LONG_SIDE,
+                                  EXCUSE, INDEX, INDEX_CENTRE_MM, NONE, STRIDE, as_no_card)
 from vision.cards import grey, ink, whole_face
 from vision.cards.runtime import onnx_session
 
@@ -807,19 +807,15 @@ def _inside_box(box, point) -> bool:
 
 def restrict(probs: np.ndarray, deck: str, among: frozenset[str] | None = None) -> np.ndarray:
     """Probabilities with the names outside ``deck`` removed (renormalised; 'auto' keeps all). Names
-    outside ``among``, where given (the cards a game's deck holds), are read as no index: their share
-    goes to 'none', not to the names left (the classifier's small shares are no guide: a card of
-    another deck laid on the table, read 0.99 as itself, would be named by its runner-up surely)."""
+    outside ``among``, where given (the cards a game's deck holds), are read as no index
+    (:func:`~vision.cards.classes.as_no_card`), and so is the Excuse on a Decktet table: it prints no
+    index, and a crop read as its blank corner is any card's corner with its index hidden."""
     if (deck == "auto" and among is None) or not len(probs):
         return probs
     out = probs * np.array([deck == "auto" or name in DECKS[deck] or name == NONE for name in CLASSES])
     out /= np.clip(out.sum(axis=1, keepdims=True), 1e-12, None)
-    # the Excuse prints no index: a crop read as its blank corner is none
-    hidden = [INDEX[name] for name in CLASSES if name != NONE and (
-        (deck == "decktet" and name == EXCUSE) or (among is not None and name not in among))]
-    out[:, INDEX[NONE]] += out[:, hidden].sum(axis=1)
-    out[:, hidden] = 0.0
-    return out
+    return as_no_card(out, CLASSES, lambda name: (deck == "decktet" and name == EXCUSE)
+                      or (among is not None and name not in among))
 
 
 def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:

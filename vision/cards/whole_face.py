@@ -28,7 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import BACK, CARD_MM, CLASSES, DECKS, EXCUSE, DECKTET_INDEX_CENTRE_MM, FACE_CLASSES, FACE_CROP, NONE
+from vision.cards.classes import (BACK, CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, EXCUSE, FACE_CLASSES, FACE_CROP,
+                                  NONE, as_no_card)
 from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
@@ -326,10 +327,8 @@ class WholeFaceReader:
         p = np.exp(logits - logits.max(axis=1, keepdims=True))
         p /= p.sum(axis=1, keepdims=True)
         p = (p[:n] + p[n:]) / 2
-        if among is not None:  # (their share is no card's, as the index stage's is: see recognise.restrict)
-            hidden = [k for k, name in enumerate(FACE_CLASSES) if name not in among and name not in (BACK, NONE)]
-            p[:, FACE_CLASSES.index(NONE)] += p[:, hidden].sum(axis=1)
-            p[:, hidden] = 0.0
+        if among is not None:
+            p = as_no_card(p, FACE_CLASSES, lambda name: name != BACK and name not in among)
         return p, corners[:n].reshape(-1, 4, 2) * np.array(FACE_CROP, np.float32)
 
 

@@ -59,7 +59,8 @@ class CardSizes:
         it often was offered as a runner-up (:func:`~vision.pieces.stacks.weighed`: a small grown to a medium on a
         card is still the medium read, and the referee tries the small where the medium explains nothing). A stack
         of several is left as read: which of its pyramids would change is not counted. The share that was print
-        lowers the confidence too: the layouts then also try the place without it."""
+        lowers the confidence too: read under the layouts' threshold, the pyramid does not count against what the
+        state has on the card (``referee.layouts.deck_town``)."""
         if len(sighting.stack) != 1:
             return sighting
         pyramid = sighting.stack[0]

@@ -160,6 +160,11 @@ def _place(cell):
     return f"board/{cell[0]},{cell[1]}"
 
 
+def _new_cells(before, after):
+    """The cells of the town that hold a card after a move and did not before it."""
+    return [cell for cell in after.board if cell not in before.board]
+
+
 def _without(snapshot, table, cell, name, read_as=None, confidence=0.97):
     """``snapshot`` with the pyramid ``name`` standing on the card at ``cell`` unseen (or read as ``read_as``,
     that sure)."""
@@ -185,7 +190,7 @@ def test_a_small_unseen_on_a_cards_art_leaves_the_moves_read(tmp_path):
             continue  # cards spent: an attack or a fly may take pyramids off, and none is offered back
         snapshot, table = stage_deck_town(after, rng, frame=before.board)
         view = after.view()
-        new = [cell for cell in after.board if cell not in before.board]
+        new = _new_cells(before, after)
         # a small of another player's, unseen where it stood (one of the mover's unseen beside their spawn would
         # be their move, to the camera as to anyone), on a card the move left alone
         others = {f"{c}1" for c in before.colours if c != before.colours[before.turn]}
@@ -238,7 +243,7 @@ def test_a_hatch_read_wrong_while_a_small_is_unseen_elsewhere_is_read(tmp_path):
     tried = 0
     for n, (before, after) in enumerate(walk(game.new_state(), random.Random(2), 200)):
         view = after.view()
-        new = [cell for cell in after.board if cell not in before.board]
+        new = _new_cells(before, after)
         if before.discard != after.discard or len(new) != 1 or len(view[_place(new[0])]) != 2:
             continue
         others = {f"{c}1" for c in before.colours if c != before.colours[before.turn]}
@@ -302,7 +307,7 @@ def test_a_hatch_unseen_beside_a_discard_pile_read_short_is_read(tmp_path):
     tried = 0
     walks = [pair for seed in (6, 7, 8) for pair in walk(game.new_state(), random.Random(seed), 200)]
     for n, (before, after) in enumerate(walks):
-        new = [cell for cell in after.board if cell not in before.board]
+        new = _new_cells(before, after)
         if before.phase != "play" or before.on_board(before.turn) or len(new) != 1 or len(before.discard) < 2:
             continue
         snapshot, table = stage_deck_town(after, rng, frame=before.board)
@@ -327,7 +332,7 @@ def test_a_revealed_card_hatched_unseen_under_its_small_is_read_as_the_hatch(tmp
     for n, (before, after) in enumerate(walk(game.new_state(), random.Random(4), 40)):
         if before.phase != "hatch" or not before.board:
             continue
-        (cell,) = [c for c in after.board if c not in before.board]
+        (cell,) = _new_cells(before, after)
         snapshot, table = stage_deck_town(after, rng, frame=before.board)
         x, y = table.at(cell)
         unfound = [c for c in snapshot.cards if c.card == after.board[cell] and math.dist(c.center_mm, (x, y)) < 20]
@@ -357,7 +362,7 @@ def test_a_small_read_unsurely_as_other_pyramids_while_the_player_discards_is_re
         for n, ((before, middle), (_, after)) in enumerate(zip(pairs, pairs[1:])):
             cases = []
             if before.phase == "hatch" and before.board and middle.phase == "discard" and after.turn == middle.turn:
-                (cell,) = [c for c in middle.board if c not in before.board]  # the hatch, then a discard
+                (cell,) = _new_cells(before, middle)  # the hatch, then a discard
                 mine, other = before.colours[before.turn], before.colours[1 - before.turn]
                 cases.append((before, cell, f"{mine}1", f"{other}3+{mine}2"))
                 hatch_and_discard += 1
@@ -395,15 +400,15 @@ def test_a_card_the_deck_does_not_hold_is_in_doubt(tmp_path):
 def test_a_card_built_bare_with_its_art_read_as_a_pyramid_is_read_as_the_build(tmp_path):
     # Deck Town trial 6: the Discovery built onto the town, its art read as a yellow large at 0.05 (trial 8: the
     # Painter, its red ellipse read as a red small at 0.84); no reading offered the card bare, and the build was
-    # unrecognised. Only a hatch or a fly brings a card to the town with a pyramid on it: a build brings it bare,
-    # so what is read on it, however surely, is its print. A card new to the town where the player hatches keeps
-    # what is read on it (tests above)
+    # unrecognised. Only a hatch or a fly brings a card to the town with a pyramid on it: a build brings it bare
+    # (deck-town-1.1/action/build), so what is read on it, however surely, is its print. A card new to the town
+    # where the player hatches keeps what is read on it (tests above)
     game = games.get("deck-town", players=2)
     layout = layouts.for_game(game)
     rng = random.Random(9)
     built = 0
     for n, (before, after) in enumerate(walk(game.new_state(), random.Random(12), 200)):
-        new = [cell for cell in after.board if cell not in before.board]
+        new = _new_cells(before, after)
         if before.phase != "play" or not before.on_board(before.turn) or len(new) != 1 or \
                 len(after.view()[_place(new[0])]) != 1:
             continue  # (a build: a card from the hand onto the town, bare)
@@ -411,7 +416,8 @@ def test_a_card_built_bare_with_its_art_read_as_a_pyramid_is_read_as_the_build(t
         x, y = table.at(new[0])
         other = next(c for c in before.colours if c != before.colours[before.turn])
         for sure in (0.05, 0.9):
-            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (pyramids(f"{other}3", (x + 5, y - 8), sure),))
+            print_read = pyramids(f"{other}3", (x + 5, y - 8), sure)
+            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (print_read,))
             with PlaythroughLog.create(tmp_path / f"{n}-{sure}.sqlite") as log:
                 session = Session(game, before, layout, log)
                 events = session.observe(table_seen)

@@ -128,13 +128,9 @@ def test_a_card_named_from_its_face_is_not_replaced_by_a_covered_index_read_of_a
     # rendered Decktet measuring table 41 (models.cards.measure.rendered_decktet, fogus-spiel faces): the Windfall,
     # named 0.84 from its whole face, where an index beside it read as a covered Huntress 0.97 laid the Huntress
     # out over it; the covered read took the Windfall's place though its face gave the Huntress nothing
-    from models.cards.measure import _pyramids_on_cards
-    from vision.synth.random_scene import random_scene
+    from models.cards.measure import measuring_scene
 
-    seed = 900_041
-    scene = random_scene(seed, deck="decktet", pyramids=4 + seed % 5, cards=6 + seed % 18)
-    scene.faces = _fogus(shared)
-    _pyramids_on_cards(scene, seed)
+    scene = measuring_scene(900_041, "decktet", _fogus(shared), pyramids_on_cards=True)
     assert "windfall" in {o.id for o in scene.cards}
     named = {c.id for c in CardRecogniser().recognise(render(scene).image, deck="decktet")}
     assert "windfall" in named, sorted(map(str, named))
