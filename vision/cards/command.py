@@ -68,6 +68,7 @@ def _recognize(args: argparse.Namespace, user_error: type[Exception]) -> int:
     if args.deck not in ("auto", *DECKS):
         try:
             learned = LearnedDeck.load(args.instance, args.deck)
+            learned.check(recogniser)
         except DeckError as exc:
             raise user_error(f"{exc} (the built-in decks are auto, standard and decktet)") from None
     failed = 0

@@ -32,7 +32,8 @@ from vision.cards.classes import CLASSES, DECKS, INDEX, NONE
 from vision.cards.recognise import CardRecogniser, CardSeen, merge
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
-FORMAT = 2  # a saved deck's format: 1 (session 11 and before) kept one prototype per card and is refused
+FORMAT = 3  # a saved deck's format: 1 (session 11 and before) kept one prototype per card, 2 (before session 30)
+# did not say which classifier it was taught with; both are refused
 
 # the views of each teaching index: its box's longer side in the view (pixels; the rendered tables'
 # indices that the detector finds are 12 to 45 px long, the median 27), how much blur, light and colour
@@ -65,12 +66,14 @@ class LearnedDeck:
     ids: tuple[str, ...]
     weights: np.ndarray  # (embedding + 1) x (len(ids) + 1): logits of each card, then of 'no index of this deck'
     photos: int
+    classifier: str  # CardRecogniser.classifier_id of the classifier whose embeddings the head was fitted on
 
     def save(self, instance: str | Path) -> Path:
         folder = Path(instance) / "decks"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{self.name}.npz"
-        np.savez(path, format=FORMAT, ids=np.array(self.ids), weights=self.weights, photos=self.photos)
+        np.savez(path, format=FORMAT, ids=np.array(self.ids), weights=self.weights, photos=self.photos,
+                 classifier=self.classifier)
         return path
 
     @classmethod
@@ -86,7 +89,7 @@ class LearnedDeck:
                     raise DeckError(f"the learned deck {path} was taught by an older Tableside, which read taught "
                                     f"decks otherwise; teach it again with `tableside deck learn {name} PHOTOS`")
                 deck = cls(name, tuple(str(i) for i in data["ids"]), data["weights"].astype(np.float32),
-                           int(data["photos"]))
+                           int(data["photos"]), str(data["classifier"]))
         except (OSError, KeyError, ValueError) as exc:
             if isinstance(exc, DeckError):
                 raise
@@ -110,8 +113,17 @@ class LearnedDeck:
         probs[:, INDEX[NONE]] = 1 - index
         return probs
 
+    def check(self, recogniser: CardRecogniser) -> None:
+        """Raise :class:`DeckError` unless this deck was taught with ``recogniser``'s classifier: the head
+        reads the classifier's embeddings, which a rebuilt classifier gives otherwise."""
+        if self.classifier != recogniser.classifier_id:
+            raise DeckError(f"the learned deck {self.name!r} was taught with another card classifier "
+                            f"({self.classifier}; the one in {recogniser.folder} is {recogniser.classifier_id}): "
+                            f"teach it again with `tableside deck learn {self.name} PHOTOS`")
+
     def recognise(self, recogniser: CardRecogniser, image: np.ndarray) -> list[CardSeen]:
         """Every card of this deck in ``image``: the base detector finds indices, the head names them."""
+        self.check(recogniser)
         indices, backs = recogniser.detect(image)
         base, embeddings = recogniser.classify(image, indices)
         cards = merge(indices, self.probabilities(embeddings, base))
@@ -157,7 +169,7 @@ def learn(recogniser: CardRecogniser, name: str, photos: list[tuple[str, np.ndar
         w.append(np.full(len(negative), NEGATIVE_SHARE * len(ids) / len(negative)))
     progress(f"  fitting the head on {sum(len(v) for v in x)} views of {len(ids)} cards")
     weights = fit_head(np.concatenate(x), np.concatenate(y), np.concatenate(w), len(ids) + 1)
-    return LearnedDeck(name, ids, weights, len(photos))
+    return LearnedDeck(name, ids, weights, len(photos), recogniser.classifier_id)
 
 
 def card_indices(indices: list[dict], probs: np.ndarray) -> list[dict]:

@@ -27,6 +27,7 @@ None and its candidates, never guessed. ``deck`` limits the names to one deck's 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 from dataclasses import dataclass, field
@@ -167,6 +168,12 @@ class CardRecogniser:
             return onnx_session(self.folder / name, self.threads)
         except Exception as exc:  # onnxruntime raises its own exception types
             raise RecognitionError(f"cannot load {self.folder / name}: {exc}; rebuild it with `make models`") from None
+
+    @cached_property
+    def classifier_id(self) -> str:
+        """A short fingerprint of ``classifier.onnx`` (a learned deck is read by its embeddings, so it
+        is tied to the classifier it was taught with)."""
+        return hashlib.sha256((self.folder / "classifier.onnx").read_bytes()).hexdigest()[:12]
 
     @cached_property
     def temperature(self) -> float:

@@ -83,3 +83,20 @@ def test_a_saved_deck_reads_as_the_deck_it_was(tmp_path, recogniser, spades):
     again = LearnedDeck.load(tmp_path, "spades")
     assert again.ids == deck.ids and again.photos == deck.photos
     assert np.array_equal(again.weights, deck.weights)
+    assert again.classifier == recogniser.classifier_id
+
+
+def test_a_deck_taught_with_another_classifier_is_refused_with_a_clear_message(tmp_path, recogniser, spades, capsys):
+    import shutil
+
+    _, deck, _ = spades
+    deck.save(tmp_path)
+    rebuilt = tmp_path / "models"  # the same models, the classifier rebuilt (here: one byte of it changed)
+    shutil.copytree(recogniser.folder, rebuilt, ignore=shutil.ignore_patterns("*.py", "__pycache__"))
+    onnx = bytearray((rebuilt / "classifier.onnx").read_bytes())
+    onnx[-1] ^= 1
+    (rebuilt / "classifier.onnx").write_bytes(bytes(onnx))
+    other = CardRecogniser(rebuilt)
+    with pytest.raises(DeckError, match="taught with another card classifier.*tableside deck learn spades"):
+        LearnedDeck.load(tmp_path, "spades").recognise(other, np.zeros((50, 50, 3), np.uint8))
+    LearnedDeck.load(tmp_path, "spades").recognise(recogniser, np.zeros((50, 50, 3), np.uint8))  # its own: read
