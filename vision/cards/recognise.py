@@ -815,14 +815,13 @@ def _inside_box(box, point) -> bool:
 def restrict(probs: np.ndarray, deck: str, among: frozenset[str] | None = None) -> np.ndarray:
     """Probabilities with the names outside ``deck`` removed (renormalised; 'auto' keeps all). Names
     outside ``among``, where given (the cards a game's deck holds), are read as no index
-    (:func:`~vision.cards.classes.as_no_card`), and so is the Excuse on a Decktet table: it prints no
+    (:func:`~vision.cards.classes.as_no_card`), and so is the Excuse, whatever the deck: it prints no
     index, and a crop read as its blank corner is any card's corner with its index hidden."""
-    if (deck == "auto" and among is None) or not len(probs):
+    if not len(probs):
         return probs
     out = probs * np.array([deck == "auto" or name in DECKS[deck] or name == NONE for name in CLASSES])
     out /= np.clip(out.sum(axis=1, keepdims=True), 1e-12, None)
-    return as_no_card(out, CLASSES, lambda name: (deck == "decktet" and name == EXCUSE)
-                      or (among is not None and name not in among))
+    return as_no_card(out, CLASSES, lambda name: name == EXCUSE or (among is not None and name not in among))
 
 
 def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:

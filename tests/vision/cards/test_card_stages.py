@@ -128,8 +128,12 @@ def test_names_a_games_deck_lacks_and_the_excuse_read_at_an_index_are_no_index_n
     assert out[0, INDEX["soldier"]] == pytest.approx(0.3) and out[1, INDEX["soldier"]] == pytest.approx(0.15)
     assert CLASSES[int(out[0].argmax())] == CLASSES[int(out[1].argmax())] == NONE
     assert out.sum(axis=1) == pytest.approx([1.0, 1.0])
-    # a Decktet table told no game's deck still names the Light Keeper, never the Excuse
+    # a Decktet table told no game's deck still names the Light Keeper, never the Excuse; nor does a picture
+    # of either deck (`tableside recognize`'s default, --deck auto), where a hidden corner looks as blank
     assert CLASSES[int(restrict(probs, "decktet")[1].argmax())] == "light-keeper"
+    auto = restrict(probs, "auto")
+    assert auto[0, INDEX["excuse"]] == 0 and CLASSES[int(auto[0].argmax())] == NONE
+    assert auto[1].tolist() == probs[1].tolist()  # (the rest as read)
     with pytest.raises(ValueError, match="unknown card names: joker"):
         CardRecogniser().recognise(np.zeros((64, 64, 3), np.uint8), deck="standard", among=frozenset({"AS", "joker"}))
 
