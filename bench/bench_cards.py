@@ -79,12 +79,12 @@ def peak_memory() -> float:
 def deck_town_table() -> dict[str, float]:
     from bench.trials import TABLE_SEEDS, settled_frames
     from calibration.mats import mat_of
-    from webui.camera_runner import table_reader
+    from vision.table_reader import for_game
 
     times, named, shown = [], 0, 0
     for seed in TABLE_SEEDS:  # trial tables: other surfaces, lights and cameras than the demo's
         source, frames = settled_frames("deck-town", seed)
-        reader = table_reader("deck-town", mat_of(source.demo.recorded.game))
+        reader = for_game("deck-town", mat_of(source.demo.recorded.game))
         for t, frame in frames:
             started = time.perf_counter()
             cards = reader.read(frame, t).snapshot.cards

@@ -146,13 +146,13 @@ def deck_town_table() -> dict[str, float]:
     from bench.trials import TABLE_SEEDS, settled_frames
     from calibration.mats import mat_of
     from vision.synth.demo import demo_pieces
-    from webui.camera_runner import table_reader
+    from vision.table_reader import for_game
 
     on_cards = exact = missed = phantoms = 0
     times = []
     for seed in TABLE_SEEDS:
         source, frames = settled_frames("deck-town", seed)
-        reader = table_reader("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
+        reader = for_game("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
         for t, frame in frames:
             started = time.perf_counter()
             pyramids = reader.read(frame, t).snapshot.pyramids

@@ -12,6 +12,7 @@ on camera-like pictures, and mapping a handful of corner points is cheaper than 
 from __future__ import annotations
 
 import math
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
@@ -22,7 +23,8 @@ from calibration.homography import TableCalibration
 from calibration.markers import detect_markers
 from calibration.mats import MatLayout
 from calibration.tracker import MatTracker, TrackResult
-from referee.cards import BACK
+from referee.cards import BACK, standard_deck
+from referee.decktet import CATALOGUE, myrmex_deck
 from referee.snapshot import Alternative, CardSighting, TableSnapshot
 from vision.card_edges import (INDEX_PLACE_MM, EdgeMap, borne_outline, index_places, one_place, placed_by,
                                turned_by_edges)
@@ -579,6 +581,33 @@ def _default_recogniser() -> CardRecogniser:
 
 # What pieces each game puts on the table: (dice, pyramids). Mongoose is cards only.
 GAME_PIECES = {"pouches": (0, False), "deck-town": (0, True), "pungo": (1, True)}
+# The deck each game with cards is played with (Pungo has none).
+GAME_DECKS = {"pouches": standard_deck, "mongoose": standard_deck, "deck-town": myrmex_deck}
+
+
+def deck_names(game_name: str) -> str:
+    """The card names ``game_name``'s deck uses, as :class:`TableReader`'s ``deck`` takes them: ``decktet``
+    for a deck of Decktet cards, ``standard`` otherwise (Pungo has no cards, and is read as the demo table
+    reads it)."""
+    build = GAME_DECKS.get(game_name)
+    return "decktet" if build and set(build()) <= set(CATALOGUE) else "standard"
+
+
+def copies_in_deck(game_name: str) -> int:
+    """How many cards of one name ``game_name``'s deck holds (two in Deck Town's Myrmex deck, a double
+    Decktet; one in a game without cards)."""
+    build = GAME_DECKS.get(game_name)
+    return max(Counter(build()).values()) if build else 1
+
+
+def for_game(game_name: str, mat: MatLayout, **options) -> TableReader:
+    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:func:`deck_names`),
+    the very cards it holds (no other is ever named: Deck Town's Myrmex deck has no Excuse, Light Keeper or
+    Rite) and how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as
+    :class:`TableReader` takes."""
+    build = GAME_DECKS.get(game_name)
+    return TableReader(mat, deck=deck_names(game_name), copies=copies_in_deck(game_name),
+                       among=frozenset(build()) if build else None, **options)
 
 
 @dataclass

@@ -41,37 +41,11 @@ from calibration.markers import detect_markers
 from calibration.mats import identify, mat_of, zones_of
 from calibration.tracker import KEPT, LOCKED, MOVING, RELOCKED
 from referee import layouts
-from referee.decktet import CATALOGUE
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
-from vision.table_reader import SAVED, GamePieces, TableReader
+from vision.table_reader import SAVED, GamePieces, TableReader, for_game
 from webui import sightings
 from webui.table_calibration import AREA_FILENAME
-
-
-def deck_names(game_name: str) -> str:
-    """The card names ``game_name``'s deck uses, as :class:`TableReader`'s ``deck`` takes them: ``decktet``
-    for a deck of Decktet cards (:data:`webui.sightings.DECKS`), ``standard`` otherwise (Pungo has no cards,
-    and is read as the demo table reads it)."""
-    build = sightings.DECKS.get(game_name)
-    return "decktet" if build and set(build()) <= set(CATALOGUE) else "standard"
-
-
-def copies_in_deck(game_name: str) -> int:
-    """How many cards of one name ``game_name``'s deck holds (two in Deck Town's Myrmex deck, a double
-    Decktet; one in a game without cards)."""
-    build = sightings.DECKS.get(game_name)
-    return max(Counter(build()).values()) if build else 1
-
-
-def table_reader(game_name: str, mat, **options) -> TableReader:
-    """A table reader of ``game_name``'s table on ``mat``: the card names its deck uses (:func:`deck_names`),
-    the very cards it holds (no other is ever named: Deck Town's Myrmex deck has no Excuse, Light Keeper or
-    Rite) and how many cards of one name it holds (:func:`copies_in_deck`); ``options`` as
-    :class:`TableReader` takes."""
-    build = sightings.DECKS.get(game_name)
-    return TableReader(mat, deck=deck_names(game_name), copies=copies_in_deck(game_name),
-                       among=frozenset(build()) if build else None, **options)
 
 
 DEFAULT_PAPER = "A3"  # the mat assumed until markers show which paper it was printed on
@@ -234,7 +208,7 @@ class CameraRunner(threading.Thread):
         self.live.session.use_layout(layouts.for_game(self.live.game, zones_of(mat)))
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
-        return table_reader(self.pieces_game, mat, pieces=self._pieces(mat), intrinsics=self.intrinsics,
+        return for_game(self.pieces_game, mat, pieces=self._pieces(mat), intrinsics=self.intrinsics,
                             fallback=fallback)
 
     def _pieces(self, mat) -> GamePieces:

@@ -24,8 +24,8 @@ from referee.log.events import Event
 from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
-from vision.table_reader import FrameReading
-from webui.camera_runner import camera_event, table_reader
+from vision.table_reader import FrameReading, for_game
+from webui.camera_runner import camera_event
 
 ANNOUNCE_EVERY = 20  # frames between the demo table's status events (2 s at its 10 frames a second)
 FINAL_LOOK_S = 2.0  # how long the camera goes on looking at the table once the script has ended
@@ -180,7 +180,7 @@ def start_demo(app, game_name: str, paced: bool = True, every: int = 1, size=(12
     if simulated:
         reader = _SimulatedReader(source)
     else:  # the deck the game is played with, as for a camera
-        reader = table_reader(game.type.name, mat, pieces=demo_pieces(source))
+        reader = for_game(game.type.name, mat, pieces=demo_pieces(source))
     live = app.extensions["tableside.games"].start(game, source.demo.recorded.setup,
                                                    Seating(camera=f"demo:{game_name}"),
                                                    layout=layouts.for_game(game, zones_of(mat)))

@@ -20,13 +20,11 @@ import numpy as np
 from calibration.homography import TableCalibration
 from calibration import store
 from calibration.store import CalibrationFileError
-from referee.cards import standard_deck
-from referee.decktet import myrmex_deck
 from referee.game import Game
+from vision.table_reader import GAME_DECKS
 from webui.live_games import LiveGame
 from webui.table_calibration import load_stored, look_for_mat
 
-DECKS = {"pouches": standard_deck, "mongoose": standard_deck, "deck-town": myrmex_deck}
 
 _placing_lock = threading.Lock()
 _placed: dict[str, tuple[tuple, TableCalibration | None, str | None, list[int] | None]] = {}  # game -> by frame
@@ -34,7 +32,7 @@ _placed: dict[str, tuple[tuple, TableCalibration | None, str | None, list[int] |
 
 def deck_for(game: Game) -> list[str]:
     """The card names a sighting of ``game`` may be relabelled to, in deck order, then ``back``."""
-    build = DECKS.get(game.type.name)
+    build = GAME_DECKS.get(game.type.name)
     names = list(dict.fromkeys(build())) if build else []  # a double deck names each card once
     return names + ["back"]
 

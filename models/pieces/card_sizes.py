@@ -25,12 +25,12 @@ def count(seeds) -> dict[str, Counter]:
     from bench.trials import settled_frames
     from calibration.mats import mat_of
     from vision.synth.demo import demo_pieces
-    from webui.camera_runner import table_reader
+    from vision.table_reader import for_game
 
     counts: dict[str, Counter] = {}
     for seed in seeds:
         source, frames = settled_frames("deck-town", seed)
-        reader = table_reader("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
+        reader = for_game("deck-town", mat_of(source.demo.recorded.game), pieces=demo_pieces(source))
         for t, frame in frames:
             snapshot = reader.read(frame, t).snapshot
             truths = [(Stack.parse(o.label).pyramids, (o.pose["x"], o.pose["y"]))

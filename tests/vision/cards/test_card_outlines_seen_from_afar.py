@@ -14,7 +14,7 @@ from calibration.mats import mat_of
 from referee.playthrough import random_playthrough
 from vision.cards.backs import find_backs, visible_area
 from vision.synth.demo import DemoSource, demo_playthrough, demo_pieces
-from webui.camera_runner import table_reader
+from vision.table_reader import for_game
 
 
 def _trial_frame(seed: int, t: float, game: str = "pouches"):
@@ -25,7 +25,7 @@ def _trial_frame(seed: int, t: float, game: str = "pouches"):
     source.seek(round(t * 10))
     frame = source.read()
     game = source.demo.recorded.game
-    return frame, source.truth, table_reader(game.type.name, mat_of(game), pieces=demo_pieces(source))
+    return frame, source.truth, for_game(game.type.name, mat_of(game), pieces=demo_pieces(source))
 
 
 def _cards(snapshot) -> Counter:

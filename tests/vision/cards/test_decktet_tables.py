@@ -17,9 +17,7 @@ from vision.synth.random_scene import random_scene
 from vision.synth.render import render
 from vision.synth.scene import CardObject, MatObject
 from vision.stabilise import Stabiliser
-from vision.table_reader import TableReader
-from webui import camera_runner
-from webui.camera_runner import copies_in_deck, deck_names
+from vision.table_reader import TableReader, copies_in_deck, deck_names, for_game
 
 
 def test_deck_towns_myrmex_deck_holds_two_of_a_name_of_decktet_cards_and_the_other_games_one_standard():
@@ -69,7 +67,7 @@ def _deck_town_trial(seed: int):
     source = DemoSource("deck-town", seed=seed, fps=10.0, hold_s=HOLD_S, reach_s=REACH_S,
                         recorded=_cut(random_playthrough(demo.game, demo.setup, seed), 20))
     mat = mat_of(source.demo.recorded.game)
-    return source, camera_runner.table_reader("deck-town", mat, pieces=demo_pieces(source))
+    return source, for_game("deck-town", mat, pieces=demo_pieces(source))
 
 
 def _read_where(seed: int, t: float, card: str):
@@ -226,7 +224,7 @@ def test_a_card_deck_towns_deck_does_not_hold_is_never_named_on_its_table():
     image = _deck_town_mat(CardObject("light-keeper", 120, 130, angle=2), CardObject("rite", 200, 130, angle=-3),
                            CardObject("journey", 160, 240, angle=1), CardObject("excuse", 240, 240, angle=4))
     layout = mat_layout("deck-town", "A3")
-    told = camera_runner.table_reader("deck-town", layout)
+    told = for_game("deck-town", layout)
     assert {"excuse", "light-keeper", "rite"}.isdisjoint(told.among) and "journey" in told.among
     assert [c.card for c in told.read(image, 1.0).snapshot.cards if c.card is not None] == ["journey"]
     untold = TableReader(layout, deck="decktet", copies=2).read(image, 1.0).snapshot
