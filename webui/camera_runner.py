@@ -44,7 +44,6 @@ from referee import layouts
 from vision.capture import RETRYING, RUNNING, STARTING, STOPPED, Backoff, CaptureError, CaptureThread, open_source
 from vision.live import LivePipeline
 from vision.table_reader import SAVED, GamePieces, TableReader, for_game
-from webui import sightings
 from webui.table_calibration import AREA_FILENAME
 
 
@@ -209,7 +208,7 @@ class CameraRunner(threading.Thread):
         size = (image.shape[1], image.shape[0])
         fallback = self._fallback(size)
         return for_game(self.pieces_game, mat, pieces=self._pieces(mat), intrinsics=self.intrinsics,
-                            fallback=fallback)
+                        fallback=fallback)
 
     def _pieces(self, mat) -> GamePieces:
         """The game's pieces step on ``mat``, knowing every token and colour shown so far, and the

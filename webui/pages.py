@@ -45,7 +45,8 @@ def live_page(game_id: str):
     demo_table = (live.seating.camera or "").startswith("demo:") and \
         current_app.extensions["tableside.cameras"].get(live.id) is None
     return render_template("live.html", game_id=live.id, title=live.game.type.title, game_name=live.game.type.name,
-                           camera=live.seating.camera, has_cards=live.game.type.name in GAME_DECKS, demo_table=demo_table,
+                           camera=live.seating.camera, has_cards=live.game.type.name in GAME_DECKS,
+                           demo_table=demo_table,
                            shows_tokens=live.game.type.name in GAME_PIECES and not demo_table,
                            shows_colours=GAME_PIECES.get(live.game.type.name, (0, False))[1],
                            players=live.game.players)

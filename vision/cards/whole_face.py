@@ -28,8 +28,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.cards.classes import (BACK, CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, EXCUSE, FACE_CLASSES, FACE_CROP,
-                                  NONE, as_no_card)
+from vision.cards.classes import (BACK, CARD_MM, CLASSES, DECKS, DECKTET_INDEX_CENTRE_MM, EXCUSE, FACE_CLASSES,
+                                  FACE_CROP, NONE, as_no_card)
 from vision.cards.runtime import onnx_session
 
 MODELS = Path(__file__).resolve().parents[2] / "models" / "cards"
