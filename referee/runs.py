@@ -8,7 +8,9 @@ the session accepts one and reads the same table again from the state it leads t
 The search is cautious, in this order:
 
 1. a legal move whose every change the table shows as the move left it, after which the rest
-   of the change reads as a legal move of its own (two moves on different places);
+   of the change reads as a legal move of its own (two moves on different places), the table read
+   any of the ways its doubtful places allow, one or two of them at a time (a look that missed a
+   move reads twice the changes, and so twice the misreads, of one that did not);
 2. failing that, the first move of a *run* of up to :data:`RUN_MOVES` legal moves that ends in
    the table, later moves free to change the same places again. Only a run that breaks no rule
    is believed: a longer story needs more evidence than a shorter one;
@@ -47,7 +49,10 @@ from referee.action import Action
 from referee.game import CHANCE, State
 from referee.view import View
 
-RUN_VIEWS = 4  # readings of the table (the likeliest first) searched
+RUN_VIEWS = 4  # readings of the table (the likeliest first) the run search tries
+# readings a move and one more are tried against: a look that missed a move reads the two places it and the next
+# move changed, and each may be misread (a small read a size up on its new card, a pile's card under the top unseen)
+PAIR_VIEWS = 64
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
 RUN_SECONDS = 1.0  # and the CPU time it may take (a Pouches position costs eight times a Mongoose one); this
@@ -65,10 +70,12 @@ class First:
 
 def first_moves(state: State, views: Iterable[View]) -> tuple[tuple[First, ...], bool]:
     """The moves from ``state`` that could have come first of several, the table being read as
-    one of the first :data:`RUN_VIEWS` of ``views`` (the likeliest first), one per state they lead
-    to (none when none could); and whether the search was complete (False when it ran out of
-    positions or time, so a move found may not be the only one)."""
-    views = list(itertools.islice(views, RUN_VIEWS))
+    one of ``views`` (the likeliest first), one per state they lead to (none when none could); and
+    whether the search was complete (False when it ran out of positions or time, so a move found
+    may not be the only one). A move and one more are tried against the first :data:`PAIR_VIEWS`
+    readings (checking a reading against a move costs little), longer runs against the first
+    :data:`RUN_VIEWS`."""
+    views = list(itertools.islice(views, PAIR_VIEWS))
     expected = state.view()
     then_legal: dict[State, First] = {}
     then_illegal: dict[State, First] = {}
@@ -89,7 +96,7 @@ def first_moves(state: State, views: Iterable[View]) -> tuple[tuple[First, ...],
                 then_illegal.setdefault(result, First(action, view))
     if then_legal:
         return tuple(then_legal.values()), True
-    runs = _Runs(state, views)
+    runs = _Runs(state, views[:RUN_VIEWS])
     return runs.firsts() or tuple(then_illegal.values()), runs.complete
 
 

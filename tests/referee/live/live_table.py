@@ -20,6 +20,7 @@ from referee.snapshot import Alternative
 ROOT = Path(__file__).resolve().parents[3]
 MONGOOSE_GAMES = ROOT / "tests" / "referee" / "mongoose" / "playthroughs"
 POUCHES_GAMES = ROOT / "tests" / "referee" / "pouches" / "playthroughs"
+DECK_TOWN_GAMES = ROOT / "tests" / "referee" / "deck_town" / "playthroughs"
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00\x10JFIF\x00" + bytes(range(256)) * 4 + b"\xff\xd9"
 
 
@@ -93,6 +94,11 @@ def _recorded(path):
 def mongoose_game(name: str = "three-pairs"):
     """A recorded Mongoose game: (game, actions, states, expected winners)."""
     return _recorded(MONGOOSE_GAMES / f"{name}.txt")
+
+
+def deck_town_game(name: str = "three-fours"):
+    """A recorded Deck Town game: (game, actions, states, expected winners)."""
+    return _recorded(DECK_TOWN_GAMES / f"{name}.txt")
 
 
 def pouches_script(name: str):

@@ -1,9 +1,11 @@
 """Several moves seen in one look (referee/runs.py): the runs of legal moves that end in the table."""
 
-from live_table import ScriptedLayout, mongoose_game, pouches_script
+from live_table import ScriptedLayout, deck_town_game, mongoose_game, pouches_script
 from referee import runs
+from referee.layouts import SeenView
 from referee.log import PlaythroughLog, force, replay
 from referee.session import Session
+from referee.view import View
 
 
 def kinds(events):
@@ -84,3 +86,22 @@ def test_a_search_cut_short_asks_the_players_rather_than_guess(tmp_path, monkeyp
     assert [r["notation"] for r in events[0].payload["readings"]] == [lines[21]]
     events = session.choose(0)
     assert session.state == states[26]
+
+
+def test_a_look_that_missed_a_move_and_misread_both_moves_places_is_read_with_both_put_right(tmp_path):
+    # Deck Town: bob built the Pact on 2,0 and ann spawned a second small on her Mountain, and the camera saw only
+    # the end, misreading both places: the new small a size up, and the Pact's art as a large on it. Neither
+    # place put right alone explains the table; both together are the two moves (Deck Town trial 1, where the
+    # new card's small read a size up and the discard pile's covered card unread lost the game from move 9 on)
+    game, actions, states, _ = deck_town_game("three-fours")
+    assert [str(a) for a in actions[7:9]] == ["build bob pact 2,0", "spawn ann 0,0"]
+    truth = states[9].view()
+    assert truth.get("board/0,0") == ("mountain", "red1+red1") and truth.get("board/2,0") == ("pact",)
+    seen = SeenView(View({**truth, "board/0,0": ("mountain", "red1+red2"), "board/2,0": ("pact", "yellow3")}),
+                    {"board/0,0": (("mountain", "red1+red1"),), "board/2,0": (("pact",),)})
+    layout = ScriptedLayout()
+    session = Session(game, states[7], layout, PlaythroughLog.create(tmp_path / "d.sqlite"))
+    events = session.observe(layout.show(1.0, seen))
+    assert [(e.kind, e.payload.get("notation")) for e in events] == [
+        ("action", "build bob pact 2,0"), ("action", "spawn ann 0,0")]
+    assert session.state == states[9]
