@@ -25,10 +25,11 @@ state knows; :mod:`.tabletop`):
   player's area, where their supply may stand.)
 * anything beyond 12 cells, and a pyramid of a colour nobody plays, is unplaced.
 * cards never leave the discard pile, and in a fanned pile a card under the top may show too
-  little to be read (the demo's Painter, under the Desert and then the Sea). A pile read as the
-  pile the state knows with one or two cards under its top missing (and any cards put on it
-  since) is also offered as that pile with them in place (an uncertain reading, so the referee
-  prefers it only where it explains the table).
+  little to be read (the demo's Painter, under the Desert and then the Sea), or be placed off
+  along the fan. A pile read as the pile the state knows with one or two cards under its top
+  missing or its cards in another order (and any cards put on it since) is also offered as that
+  pile with them in place and in order (an uncertain reading, so the referee prefers it only
+  where it explains the table).
 
 A card read as one the game's deck does not hold (an Excuse, in the Myrmex deck) is the camera's
 mistake however sure it is: its place is in doubt and its other readings are weighed.
@@ -218,22 +219,23 @@ COVERED = 2  # cards under a fanned pile's top that may go unread at once
 
 
 def _with_covered(known: tuple[str, ...], seen: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The pile ``seen`` (bottom first) as it lies, when it is the ``known`` pile with one or two cards
-    under its top unread, and maybe new cards on top: ``known`` and the new cards; None when it is
-    not (a card out of order, the top card unread with nothing put on it, more missing)."""
+    """The pile ``seen`` (bottom first) as it lies, when it holds the ``known`` pile but for one or two cards
+    under its top unread, and maybe new cards: ``known`` and the new cards on top; None when it does not (the
+    top card unread with nothing put on it, more missing). Cards never leave the pile and new ones go on top,
+    so cards read in another order were placed off by the camera (Deck Town trial 1: the Consul, bottom of a
+    fan of three, read as its top)."""
     if not seen or seen == known:
         return None
-    new = tuple(card for card in seen if card not in known)
-    old = seen[:len(seen) - len(new)]
-    if seen[len(old):] != new:
-        return None  # a card of the known pile above a new one
-    rest = iter(known)
-    if not all(card in rest for card in old):
-        return None  # out of the known pile's order
-    missing = [card for card in known if card not in old]
-    if not missing or len(missing) > COVERED or (not new and missing[-1] == known[-1]):
+    left, new = Counter(known), []
+    for card in seen:
+        if left[card] > 0:
+            left[card] -= 1
+        else:
+            new.append(card)
+    if sum(left.values()) > COVERED or (not new and left[known[-1]] > 0):
         return None
-    return known + new
+    whole = known + tuple(new)
+    return whole if whole != seen else None
 
 
 def _within(point, corners) -> bool:

@@ -1,5 +1,6 @@
 """The Deck Town layout reads staged tables back as the state's own view."""
 
+import dataclasses
 import math
 import random
 from pathlib import Path
@@ -102,6 +103,22 @@ def test_a_pyramid_on_a_card_of_the_discard_pile_is_its_print_and_one_beside_the
     seen = layouts.for_game(game).read(TableSnapshot(2.0, snapshot.cards,
                                                      snapshot.pyramids + (pyramids(f"{colour}1", beside),)), before)
     assert seen.unplaced == () and seen.view == after.view()
+
+
+def test_a_fanned_pile_read_out_of_order_is_offered_in_the_order_it_was_laid():
+    # cards never leave the discard pile and new ones go on top: the camera placing the bottom card of the fan
+    # as its top (Deck Town trial 1: the Consul, under the Windfall and the Island) is its mistake
+    game, before, after, snapshot, table = _position()
+    pile = sorted((c for c in snapshot.cards if c.face_up and c.card in after.discard), key=lambda c: c.center_mm[0])
+    assert len(after.discard) >= 3 and [c.card for c in pile] == list(after.discard)  # fanned along +x
+    bottom, top = pile[0], pile[-1]
+    moved = dataclasses.replace(bottom, center_mm=(top.center_mm[0] + 12.0, top.center_mm[1]),
+                                corners_mm=tuple((x + top.center_mm[0] + 12.0 - bottom.center_mm[0], y)
+                                                 for x, y in bottom.corners_mm))
+    shuffled = TableSnapshot(2.0, tuple(moved if c is bottom else c for c in snapshot.cards), snapshot.pyramids)
+    seen = layouts.for_game(game).read(shuffled, after)
+    assert seen.view["discard"] == after.discard[1:] + after.discard[:1]
+    assert after.discard in seen.uncertain["discard"]
 
 
 def test_a_card_under_the_top_of_the_fanned_pile_left_unread_is_offered_in_its_place():
