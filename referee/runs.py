@@ -9,8 +9,8 @@ The search is cautious, in this order:
 
 1. a legal move whose every change the table shows as the move left it, after which the rest
    of the change reads as a legal move of its own (two moves on different places), the table read
-   any of the ways its doubtful places allow, one or two of them at a time (a look that missed a
-   move reads twice the changes, and so twice the misreads, of one that did not);
+   any of the ways its doubtful places allow one at a time, or failing that two at a time (a look
+   that missed a move reads the changes of both, and so more misreads);
 2. failing that, the first move of a *run* of up to :data:`RUN_MOVES` legal moves that ends in
    the table, later moves free to change the same places again. Only a run that breaks no rule
    is believed: a longer story needs more evidence than a shorter one;
@@ -50,9 +50,10 @@ from referee.game import CHANCE, State
 from referee.view import View
 
 RUN_VIEWS = 4  # readings of the table (the likeliest first) the run search tries
-# readings a move and one more are tried against: a look that missed a move reads the two places it and the next
-# move changed, and each may be misread (a small read a size up on its new card, a pile's card under the top unseen)
-PAIR_VIEWS = 64
+# readings with two doubtful places put right at once that a move and one more are tried against: a look that missed
+# a move reads the places both moves changed, and two of them may be misread (a small read a size up on its new
+# card, the pile's covered card unread: Deck Town trial 1)
+PAIR_VIEWS = 48
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
 RUN_SECONDS = 1.0  # and the CPU time it may take (a Pouches position costs eight times a Mongoose one); this
@@ -68,14 +69,27 @@ class First:
     view: View  # the reading of the table the rest was read from
 
 
-def first_moves(state: State, views: Iterable[View]) -> tuple[tuple[First, ...], bool]:
+def first_moves(state: State, views: Iterable[View], pairs: Iterable[View] = ()) -> tuple[tuple[First, ...], bool]:
     """The moves from ``state`` that could have come first of several, the table being read as
     one of ``views`` (the likeliest first), one per state they lead to (none when none could); and
     whether the search was complete (False when it ran out of positions or time, so a move found
-    may not be the only one). A move and one more are tried against the first :data:`PAIR_VIEWS`
-    readings (checking a reading against a move costs little), longer runs against the first
-    :data:`RUN_VIEWS`."""
-    views = list(itertools.islice(views, PAIR_VIEWS))
+    may not be the only one). ``pairs``: readings with two doubtful places put right at once, tried
+    for a move and one more where no reading of ``views`` tells such a story (the first
+    :data:`PAIR_VIEWS`); longer runs are searched in the first :data:`RUN_VIEWS` of ``views``."""
+    views = list(views)
+    then_legal, then_illegal = _move_and_one_more(state, views)
+    if not then_legal:
+        then_legal, _ = _move_and_one_more(state, list(itertools.islice(pairs, PAIR_VIEWS)))
+    if then_legal:
+        return tuple(then_legal.values()), True
+    runs = _Runs(state, views[:RUN_VIEWS])
+    return runs.firsts() or tuple(then_illegal.values()), runs.complete
+
+
+def _move_and_one_more(state: State, views: list[View]) -> tuple[dict[State, First], dict[State, First]]:
+    """The legal moves whose every change one of ``views`` shows as the move left it, by the state they lead
+    to: those after which the rest of the change reads as a legal move, and those after which it reads only as
+    an illegal one."""
     expected = state.view()
     then_legal: dict[State, First] = {}
     then_illegal: dict[State, First] = {}
@@ -94,10 +108,7 @@ def first_moves(state: State, views: Iterable[View]) -> tuple[tuple[First, ...],
                 break
             if readings:
                 then_illegal.setdefault(result, First(action, view))
-    if then_legal:
-        return tuple(then_legal.values()), True
-    runs = _Runs(state, views[:RUN_VIEWS])
-    return runs.firsts() or tuple(then_illegal.values()), runs.complete
+    return then_legal, then_illegal
 
 
 class _Runs:

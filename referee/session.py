@@ -53,7 +53,6 @@ restored, because the next snapshot raises it again.
 from __future__ import annotations
 
 import dataclasses
-import itertools
 import datetime
 import threading
 from dataclasses import dataclass
@@ -462,7 +461,7 @@ class Session:
     def _first_of_several(self, seen: SeenView) -> tuple[tuple[Candidate, ...], bool]:
         """The moves that could have come first of several seen at once, and whether the search
         was complete (:func:`referee.runs.first_moves`)."""
-        firsts, complete = first_moves(self.state, itertools.chain(seen.alternatives(), seen.pairs()))
+        firsts, complete = first_moves(self.state, seen.alternatives(), seen.pairs())
         return tuple(Candidate(Reading(f.action, self.state.check(f.action)), f.view) for f in firsts), complete
 
     def _take_said(self, write: _Writer) -> None:
