@@ -8,13 +8,15 @@ the session accepts one and reads the same table again from the state it leads t
 The search is cautious, in this order:
 
 1. a legal move whose every change the table shows as the move left it, after which the rest
-   of the change reads as a legal move of its own (two moves on different places), the table read
-   any of the ways its doubtful places allow one at a time, or failing that two at a time (a look
-   that missed a move reads the changes of both, and so more misreads);
+   of the change reads as a legal move of its own (two moves on different places);
 2. failing that, the first move of a *run* of up to :data:`RUN_MOVES` legal moves that ends in
    the table, later moves free to change the same places again. Only a run that breaks no rule
    is believed: a longer story needs more evidence than a shorter one;
-3. failing that, a move as in 1 after which the rest reads only as an illegal move, so that the
+3. failing that, a move and one more as in 1, the table read with two of its doubtful places put
+   right at once (a look that missed a move reads the places both moves changed, so two misreads
+   are likelier: Deck Town trial 1 was lost so, the pile's covered card and the next hatch's small
+   both misread);
+4. failing that, a move as in 1 after which the rest reads only as an illegal move, so that the
    violation raised next cites the rule that move broke, not the turn order.
 
 Runs that end in the same state are one answer: the table cannot say, and the game does not
@@ -49,11 +51,8 @@ from referee.action import Action
 from referee.game import CHANCE, State
 from referee.view import View
 
-RUN_VIEWS = 4  # readings of the table (the likeliest first) the run search tries
-# readings with two doubtful places put right at once that a move and one more are tried against: a look that missed
-# a move reads the places both moves changed, and two of them may be misread (a small read a size up on its new
-# card, the pile's covered card unread: Deck Town trial 1)
-PAIR_VIEWS = 48
+RUN_VIEWS = 4  # readings of the table (the likeliest first) searched
+PAIR_VIEWS = 48  # readings with two doubtful places put right at once, tried last for a move and one more
 RUN_MOVES = 8  # the longest run of moves searched for in one look (a card turned up counts as one)
 RUN_STATES = 15000  # positions the run search may visit, so a busy table cannot stall the referee
 RUN_SECONDS = 1.0  # and the CPU time it may take (a Pouches position costs eight times a Mongoose one); this
@@ -71,19 +70,22 @@ class First:
 
 def first_moves(state: State, views: Iterable[View], pairs: Iterable[View] = ()) -> tuple[tuple[First, ...], bool]:
     """The moves from ``state`` that could have come first of several, the table being read as
-    one of ``views`` (the likeliest first), one per state they lead to (none when none could); and
-    whether the search was complete (False when it ran out of positions or time, so a move found
-    may not be the only one). ``pairs``: readings with two doubtful places put right at once, tried
-    for a move and one more where no reading of ``views`` tells such a story (the first
-    :data:`PAIR_VIEWS`); longer runs are searched in the first :data:`RUN_VIEWS` of ``views``."""
-    views = list(views)
+    one of the first :data:`RUN_VIEWS` of ``views`` (the likeliest first), one per state they lead
+    to (none when none could); and whether the search was complete (False when it ran out of
+    positions or time, so a move found may not be the only one). ``pairs``: readings with two
+    doubtful places put right at once (the first :data:`PAIR_VIEWS`), tried for a move and one more
+    where no reading of ``views`` tells any legal story."""
+    views = list(itertools.islice(views, RUN_VIEWS))
     then_legal, then_illegal = _move_and_one_more(state, views)
-    if not then_legal:
-        then_legal, _ = _move_and_one_more(state, list(itertools.islice(pairs, PAIR_VIEWS)))
     if then_legal:
         return tuple(then_legal.values()), True
-    runs = _Runs(state, views[:RUN_VIEWS])
-    return runs.firsts() or tuple(then_illegal.values()), runs.complete
+    runs = _Runs(state, views)
+    firsts = runs.firsts()
+    if firsts:
+        return firsts, runs.complete
+    then_legal, _ = _move_and_one_more(state, list(itertools.islice(pairs, PAIR_VIEWS)))
+    # (a run search cut short may have missed a likelier story: then what the pairs tell is asked)
+    return tuple((then_legal or then_illegal).values()), runs.complete
 
 
 def _move_and_one_more(state: State, views: list[View]) -> tuple[dict[State, First], dict[State, First]]:
