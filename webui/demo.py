@@ -21,6 +21,7 @@ import cv2
 from calibration.mats import mat_of, zones_of
 from referee import layouts
 from referee.log.events import Event
+from referee.playthrough import replay
 from vision.capture.sources import EndOfStream
 from vision.live import LivePipeline
 from vision.synth.demo import DemoSource, demo_pieces
@@ -57,6 +58,7 @@ class DemoRunner(threading.Thread):
         self.vision = vision  # "real" (the models read each frame) or "simulated" (the renderer's truth)
         self.progress = DemoProgress(frames_total=source.demo.frames)
         self.pipeline = LivePipeline(reader, self._observe)
+        self._path: list | None = None  # (state, the move the game made from it), worked out when first asked
 
     def status(self) -> dict:
         """The demo table as a camera's status (``"camera"`` of ``GET /api/games/<id>`` and the
@@ -130,22 +132,36 @@ class DemoRunner(threading.Thread):
 
     def _answer(self) -> list[Event]:
         """The players answer the referee's open question as they played: with the one legal reading
-        that is a move of the shot in view or leads to the table it shows. None fits (the camera
-        misread the table): they leave the question for the table to settle."""
+        that is a move of the shot in view, leads to the table it shows, or is the move they made
+        next from where the referee is (which of two moves seen at once came first, the first one
+        a move of a table the camera missed). None fits (the camera misread the table): they leave
+        the question for the table to settle."""
         pending = self.live.session.pending
         if pending is None or pending.kind != "question":
             return []
         shot = self.source.demo.shots[self.source.truth.position]
         game, state = self.live.game, self.live.session.state
         played = {str(game.actions.parse(line.action)) for line in shot.lines if line.illegal_rule is None}
+        made = self._made_after(state)
         fits = [k for k, c in enumerate(pending.candidates) if c.reading.verdict.legal and (
-            str(c.reading.action) in played or state.apply(c.reading.action) == shot.state)]
+            str(c.reading.action) in played or str(c.reading.action) == made
+            or state.apply(c.reading.action) == shot.state)]
         if len(fits) != 1:
             return []
         self.progress.answered.append(str(pending.candidates[fits[0]].reading.action))
         events = self.live.choose(fits[0])
         self.progress.events.extend(events)
         return events
+
+    def _made_after(self, state) -> str | None:
+        """The move the demo's game made from ``state``, when it passed through it (None when it did not, or
+        ended there)."""
+        if self._path is None:
+            recorded = self.source.demo.recorded
+            moves = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines
+                     if line.illegal_rule is None]
+            self._path = list(zip(replay(recorded).states, moves))
+        return next((move for passed, move in self._path if passed == state), None)
 
     def _enter_spoken(self, position: int) -> None:
         """Before shot ``position`` is read, the players say what its table cannot show: every line

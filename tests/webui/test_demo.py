@@ -138,3 +138,21 @@ def test_the_deck_town_demo_deal_is_said_by_the_players_and_the_game_followed_to
     assert actions[0][0].startswith("deal") and actions[0][1] == "hand"
     assert all(source == "camera" for _, source in actions[1:])
     assert not [e for e in progress.events if e.kind in ("violation", "question", "unrecognised")]
+
+
+def test_the_demos_players_know_the_move_they_made_next_from_any_position_of_their_game():
+    # asked which of two moves seen at once came first, the first being a move of a table the camera missed,
+    # the players answer with the move they made from where the referee is
+    from types import SimpleNamespace
+
+    from referee.playthrough import replay
+
+    source = DemoSource("deck-town", size=(640, 360))
+    runner = DemoRunner(SimpleNamespace(id="g"), source, reader=None)
+    recorded = source.demo.recorded
+    states = replay(recorded).states
+    moves = [str(recorded.game.actions.parse(line.action)) for line in recorded.lines if line.illegal_rule is None]
+    assert len(states) == len(moves) + 1 > 10
+    assert [runner._made_after(s) for s in states] == moves + [None]
+    elsewhere = next(states[5].apply(a) for a in states[5].legal_actions() if str(a) != moves[5])
+    assert runner._made_after(elsewhere) is None
