@@ -130,13 +130,21 @@ def _close_second(sighting) -> bool:
 
 def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[str, Counter]):
     """Other readings of places the camera often reads short, as (place, contents): the discard pile
-    with cards under its top unread (:func:`_with_covered`), a town card with a small on its art
+    with cards under its top unread or out of order (:func:`_with_covered`), and so with a card on top that
+    it holds already (Deck Town's deck has two of each), a town card with a small on its art
     unseen, a card new to the town with the small that hatches it unseen or misread (:func:`_missed_on`;
     ``unsure``: each place's pyramids read below the threshold), and a revealed card hatched where no
     card was seen under its small (:func:`_hatched_unseen`)."""
-    whole = _with_covered(tuple(state.discard), seen.get("discard"))
+    known, pile = tuple(state.discard), seen.get("discard")
+    whole = _with_covered(known, pile)
     if whole is not None:
         yield "discard", whole
+    if pile and known and pile[-1] in known and pile[-1] != known[-1]:
+        # a card on top that the pile holds, not its top: the deck's second copy just put on it (trial 1's
+        # second Consul, spent on the pile whose bottom Consul went unread)
+        under = _with_covered(known, pile[:-1])
+        if under is not None:
+            yield "discard", under + pile[-1:]
     yield from _missed_on(state, seen, unsure)
     yield from _hatched_unseen(state, seen, lone)
 

@@ -121,6 +121,22 @@ def test_a_fanned_pile_read_out_of_order_is_offered_in_the_order_it_was_laid():
     assert after.discard in seen.uncertain["discard"]
 
 
+def test_a_second_copy_put_on_a_pile_whose_first_went_unread_is_offered_on_top():
+    # Deck Town's deck holds two of each card: the second Consul spent onto a pile whose bottom Consul is unread
+    # reads as that Consul out of order; the pile is also offered with both (trial 1's attack)
+    game, before, after, snapshot, table = _position()
+    pile = sorted((c for c in snapshot.cards if c.face_up and c.card in after.discard), key=lambda c: c.center_mm[0])
+    bottom, top = pile[0], pile[-1]
+    copy = dataclasses.replace(bottom, center_mm=(top.center_mm[0] + 12.0, top.center_mm[1]),
+                               corners_mm=tuple((x + top.center_mm[0] + 12.0 - bottom.center_mm[0], y)
+                                                for x, y in bottom.corners_mm))
+    spent = TableSnapshot(2.0, tuple(copy if c is bottom else c for c in snapshot.cards), snapshot.pyramids)
+    seen = layouts.for_game(game).read(spent, after)
+    assert seen.view["discard"] == after.discard[1:] + after.discard[:1]
+    assert after.discard + after.discard[:1] in seen.uncertain["discard"]  # the copy on the whole pile
+    assert after.discard in seen.uncertain["discard"]  # or the bottom card misplaced
+
+
 def test_a_card_under_the_top_of_the_fanned_pile_left_unread_is_offered_in_its_place():
     # cards never leave the discard pile; under its top one may show too little to be read (the demo's
     # Painter under the Desert, then the Sea): the pile is offered whole too, so the referee reads no change
