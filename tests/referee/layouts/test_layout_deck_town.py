@@ -105,36 +105,34 @@ def test_a_pyramid_on_a_card_of_the_discard_pile_is_its_print_and_one_beside_the
     assert seen.unplaced == () and seen.view == after.view()
 
 
+def _bottom_of_the_pile_read_on_top():
+    """The Deck Town position with its discard pile (fanned along +x) read with its bottom card laid past its top:
+    (the state, what the layout reads)."""
+    game, before, after, snapshot, table = _position()
+    pile = sorted((c for c in snapshot.cards if c.face_up and c.card in after.discard), key=lambda c: c.center_mm[0])
+    assert len(after.discard) >= 3 and [c.card for c in pile] == list(after.discard)
+    bottom, top = pile[0], pile[-1]
+    shift = top.center_mm[0] + 12.0 - bottom.center_mm[0]
+    moved = dataclasses.replace(bottom, center_mm=(bottom.center_mm[0] + shift, top.center_mm[1]),
+                                corners_mm=tuple((x + shift, y) for x, y in bottom.corners_mm))
+    read = TableSnapshot(2.0, tuple(moved if c is bottom else c for c in snapshot.cards), snapshot.pyramids)
+    seen = layouts.for_game(game).read(read, after)
+    assert seen.view["discard"] == after.discard[1:] + after.discard[:1]
+    return after, seen
+
+
 def test_a_fanned_pile_read_out_of_order_is_offered_in_the_order_it_was_laid():
     # cards never leave the discard pile and new ones go on top: the camera placing the bottom card of the fan
     # as its top (Deck Town trial 1: the Consul, under the Windfall and the Island) is its mistake
-    game, before, after, snapshot, table = _position()
-    pile = sorted((c for c in snapshot.cards if c.face_up and c.card in after.discard), key=lambda c: c.center_mm[0])
-    assert len(after.discard) >= 3 and [c.card for c in pile] == list(after.discard)  # fanned along +x
-    bottom, top = pile[0], pile[-1]
-    moved = dataclasses.replace(bottom, center_mm=(top.center_mm[0] + 12.0, top.center_mm[1]),
-                                corners_mm=tuple((x + top.center_mm[0] + 12.0 - bottom.center_mm[0], y)
-                                                 for x, y in bottom.corners_mm))
-    shuffled = TableSnapshot(2.0, tuple(moved if c is bottom else c for c in snapshot.cards), snapshot.pyramids)
-    seen = layouts.for_game(game).read(shuffled, after)
-    assert seen.view["discard"] == after.discard[1:] + after.discard[:1]
+    after, seen = _bottom_of_the_pile_read_on_top()
     assert after.discard in seen.uncertain["discard"]
 
 
 def test_a_second_copy_put_on_a_pile_whose_first_went_unread_is_offered_on_top():
     # Deck Town's deck holds two of each card: the second Consul spent onto a pile whose bottom Consul is unread
     # reads as that Consul out of order; the pile is also offered with both (trial 1's attack)
-    game, before, after, snapshot, table = _position()
-    pile = sorted((c for c in snapshot.cards if c.face_up and c.card in after.discard), key=lambda c: c.center_mm[0])
-    bottom, top = pile[0], pile[-1]
-    copy = dataclasses.replace(bottom, center_mm=(top.center_mm[0] + 12.0, top.center_mm[1]),
-                               corners_mm=tuple((x + top.center_mm[0] + 12.0 - bottom.center_mm[0], y)
-                                                for x, y in bottom.corners_mm))
-    spent = TableSnapshot(2.0, tuple(copy if c is bottom else c for c in snapshot.cards), snapshot.pyramids)
-    seen = layouts.for_game(game).read(spent, after)
-    assert seen.view["discard"] == after.discard[1:] + after.discard[:1]
-    assert after.discard + after.discard[:1] in seen.uncertain["discard"]  # the copy on the whole pile
-    assert after.discard in seen.uncertain["discard"]  # or the bottom card misplaced
+    after, seen = _bottom_of_the_pile_read_on_top()
+    assert after.discard + after.discard[:1] in seen.uncertain["discard"]
 
 
 def test_a_card_under_the_top_of_the_fanned_pile_left_unread_is_offered_in_its_place():
