@@ -5,8 +5,9 @@ frame goes through the same vision (cards, pieces, stabilisation) and the same r
 webcam's frames would. What a camera cannot see (a weapon named aloud, a card drawn into a pouch)
 is entered for the players, as they would enter it on the dashboard, just before the table that
 follows it comes into view, to wait where the referee has yet to see the move before it (the
-session plays it once the rules allow it); and when the referee asks which of several moves was made (two moves the table cannot tell
-apart), the players answer with the one they made. Paced by the wall clock, a slow machine skips
+session plays it once the rules allow it); and when the referee asks which of several moves was
+made (two moves the table cannot tell apart) or came first (two moves seen at once), the players
+answer with the one they made. Paced by the wall clock, a slow machine skips
 frames rather than falling behind, as the live pipeline does with a real camera.
 """
 
