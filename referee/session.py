@@ -125,6 +125,7 @@ class Session:
         self._reread: frozenset[str] = frozenset()  # places of the look being judged taken as the state has
         # them: a doubt, so no violation is flagged on that look, only asked
         self._said: list[Said] = []
+        self._seen_last: tuple[int, Action] | None = None  # the last move, where the camera read it: (seq, action)
         events = log.events()
         if not events:
             started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
@@ -392,16 +393,20 @@ class Session:
                                    self._pending.kind == "violation" else "the table is back as it was")
                 break
             self._drop_pending(write, "the table changed")
-            if kind != "action":
+            if kind == "revision":
+                self._revise(candidates[0].reading, write)
+            elif kind != "action":
                 self._hold(kind, candidates, seen, write, why, glance)
                 break
-            self._accept(candidates[0].reading, source, write)
+            else:
+                self._accept(candidates[0].reading, source, write)
             seen = _settled(seen, candidates[0].view)
         return write.events, False
 
     def _decide(self, seen: SeenView, expected: View) -> tuple[str, tuple[Candidate, ...], str]:
         """What the table shows: "nothing" new, an "action", a "question", a "violation" or an
-        "unrecognised" change, with the candidate readings behind it."""
+        "unrecognised" change, with the candidate readings behind it; or a "revision": the last move
+        the camera read, read otherwise (:meth:`_revision`)."""
         if seen.view == expected:
             return "nothing", (), ""
         legal: list[Candidate] = []
@@ -444,6 +449,10 @@ class Session:
             if firsts:
                 return "question", firsts, ("several moves seen at once, and which came first can be read more than one way"
                                             if complete else "several moves seen at once, too many to be sure which came first")
+        if not legal and not maybe_unchanged:
+            revised = self._revision(seen)
+            if revised is not None:
+                return "revision", (revised,), ""
         if len(legal) == 1:
             return "action", tuple(legal), ""
         if legal:
@@ -457,6 +466,40 @@ class Session:
         if unsure or not on_main:  # never flag a violation on a reading the camera is not sure of
             return "question", tuple(c for _, c in illegal), "unsure recognition, and every reading is illegal"
         return "violation", on_main, "the rules refuse the move"
+
+    def _revision(self, seen: SeenView) -> Candidate | None:
+        """The last move, where the camera read it, read again from ``seen``: where no legal move explains
+        the table from the current state, the one legal move of the same kind by the same player from the
+        state before it that does, the table differing from the current state only where that move
+        changed it. A look can settle before a move is finished (Deck Town trial 14: an attack's
+        replacing small set down just after the table was still, so the attack was read without it, and
+        the small alone could be no move). None where there is no such move, or several."""
+        if self._seen_last is None or not self._history or self._history[-1][0] != self._seen_last[0]:
+            return None
+        _, before, _ = self._history[-1]
+        last = self._seen_last[1]
+        moved = {change.place for change in before.view().diff(self.state.view())}
+        if any(change.place not in moved for change in self.state.view().diff(seen.view)):
+            return None
+        found: list[Candidate] = []
+        results: list[State] = []
+        for view in seen.alternatives():
+            for reading in before.interpret(view):
+                action = reading.action
+                if (reading.verdict.legal and action != last and type(action) is type(last)
+                        and getattr(action, "player", None) == getattr(last, "player", None)):
+                    result = before.apply(action)
+                    if result not in results:
+                        found.append(Candidate(reading, view))
+                        results.append(result)
+        return found[0] if len(found) == 1 else None
+
+    def _revise(self, reading: Reading, write: _Writer) -> None:
+        """Take back the last move and play ``reading`` instead (:meth:`_revision`)."""
+        seq, before, notation = self._history.pop()
+        write("undo", {"undone": seq, "notation": notation, "why": "the next look showed the move otherwise"})
+        self.state, self._outcome_logged = before, False
+        self._accept(reading, "camera", write)
 
     def _first_of_several(self, seen: SeenView) -> tuple[tuple[Candidate, ...], bool]:
         """The moves that could have come first of several seen at once, and whether the search
@@ -477,6 +520,7 @@ class Session:
         self.state = before.apply(reading.action)
         event = write("action", {**_reading_json(reading), "source": source})
         self._history.append((event.seq, before, str(reading.action)))
+        self._seen_last = (event.seq, reading.action) if source == "camera" else None
         self._note_outcome(write)
 
     def _force(self, reading: Reading, violation: int | None, write: _Writer) -> None:

@@ -48,7 +48,8 @@ def describe(event: Event) -> str:
     if kind == "overrule":
         return f"players overrule and play {p.get('notation')} anyway: " + _verdict(p)
     if kind == "undo":
-        return f"undo {p.get('notation')} (event {p.get('undone')})"
+        why = f": {p['why']}" if p.get("why") else ""
+        return f"undo {p.get('notation')} (event {p.get('undone')}){why}"
     if kind == "outcome":
         winners = ", ".join(p.get("winners", [])) or "nobody (a draw)"
         return f"GAME OVER: {winners} - {p.get('text')} [{p.get('rule')}]"

@@ -105,3 +105,47 @@ def test_a_look_that_missed_a_move_and_misread_both_moves_places_is_read_with_bo
     assert [(e.kind, e.payload.get("notation")) for e in events] == [
         ("action", "build bob pact 2,0"), ("action", "spawn ann 0,0")]
     assert session.state == states[9]
+
+
+def _attack_read_before_its_replacement(tmp_path):
+    """Deck Town, ann attacks bob's small on 1,0 and puts a red small in its place: the table settled before
+    the red small was set down, so the camera's first look shows the attack without it (Deck Town trial 14).
+    (session, layout, the state after the real attack, the view of the attack read without its replacement)."""
+    game, actions, states, _ = deck_town_game("three-fours")
+    assert str(actions[16]) == "attack ann 1,0 yellow1 harvest yes 0"
+    without = states[16].apply(game.actions.parse("attack ann 1,0 yellow1 harvest no 0")).view()
+    assert without != states[17].view()
+    layout = ScriptedLayout()
+    session = Session(game, states[16], layout, PlaythroughLog.create(tmp_path / "d.sqlite"))
+    assert [(e.kind, e.payload.get("notation")) for e in session.observe(layout.show(1.0, without))] == [
+        ("action", "attack ann 1,0 yellow1 harvest no 0")]
+    return session, layout, states[17], without
+
+
+def test_a_move_read_before_it_was_finished_is_read_again_when_the_next_look_shows_the_rest(tmp_path):
+    # the red small alone explains nothing (it is no move of its own from the attack read), and the attack with
+    # it explains the table: the referee takes its first reading back and plays the attack it now sees
+    session, layout, finished, _ = _attack_read_before_its_replacement(tmp_path)
+    events = session.observe(layout.show(2.0, finished.view()))
+    assert [(e.kind, e.payload.get("notation")) for e in events] == [
+        ("undo", "attack ann 1,0 yellow1 harvest no 0"), ("action", "attack ann 1,0 yellow1 harvest yes 0")]
+    assert events[0].payload["why"] == "the next look showed the move otherwise"
+    assert session.state == finished and replay(session.log.events()).state == finished
+    assert session.moves[-1] == "attack ann 1,0 yellow1 harvest yes 0"
+
+
+
+def test_a_change_beyond_the_places_the_last_move_changed_is_not_folded_into_it(tmp_path):
+    # bob's Pact read on 1,1, then seen on 2,0: a build there explains the table from before the first
+    # reading, but 2,0 is a place that reading did not change. A change beyond the last move's places may
+    # be a further move of the same player (a Pungo step on from where the last one ended, which may break
+    # a rule) and is judged as one, never folded into the move before it
+    game, actions, states, _ = deck_town_game("three-fours")
+    assert str(actions[7]) == "build bob pact 2,0"
+    layout = ScriptedLayout()
+    session = Session(game, states[7], layout, PlaythroughLog.create(tmp_path / "d.sqlite"))
+    misplaced = states[7].apply(game.actions.parse("build bob pact 1,1"))
+    assert [e.payload.get("notation") for e in session.observe(layout.show(1.0, misplaced.view()))] == [
+        "build bob pact 1,1"]
+    events = session.observe(layout.show(2.0, states[8].view()))
+    assert "undo" not in kinds(events) and session.state == misplaced
