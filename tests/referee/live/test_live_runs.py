@@ -3,7 +3,7 @@
 from live_table import ScriptedLayout, deck_town_game, mongoose_game, pouches_script
 from referee import runs
 from referee.layouts import SeenView
-from referee.log import PlaythroughLog, force, replay
+from referee.log import PlaythroughLog, describe, force, replay
 from referee.session import Session
 from referee.view import View
 
@@ -129,7 +129,8 @@ def test_a_move_read_before_it_was_finished_is_read_again_when_the_next_look_sho
     events = session.observe(layout.show(2.0, finished.view()))
     assert [(e.kind, e.payload.get("notation")) for e in events] == [
         ("undo", "attack ann 1,0 yellow1 harvest no 0"), ("action", "attack ann 1,0 yellow1 harvest yes 0")]
-    assert events[0].payload["why"] == "the next look showed the move otherwise"
+    assert describe(events[0]) == ("undo attack ann 1,0 yellow1 harvest no 0 (event %d): the next look showed the move "
+                                   "otherwise" % events[0].payload["undone"])
     assert session.state == finished and replay(session.log.events()).state == finished
     assert session.moves[-1] == "attack ann 1,0 yellow1 harvest yes 0"
 
