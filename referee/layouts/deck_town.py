@@ -171,9 +171,10 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
 
     A town card read with fewer pyramids than it carries, none of them seen on another card, is also
     offered as the state has it: where no card was spent (an attack takes pyramids off; only a card
-    new on the discard pile counts, one under its top unread is the camera's: trial 17), and always
-    for a card flown to a new place, which takes its pyramids along (trial 7: a flown card's small
-    unseen was read as a fly evicting it). A card new to the town read bare or with one larger
+    new on the discard pile counts, one under its top unread is the camera's: trial 17) or the card
+    spent was a fly's (a town card seen in a new place: trial 10's Savage lost its small to the camera
+    while the Betrayal flew), and always for a card flown to a new place, which takes its pyramids
+    along (trial 7: a flown card's small unseen was read as a fly evicting it). A card new to the town read bare or with one larger
     pyramid of the player to move, where they may hatch, is offered hatched
     with their small (one with no pyramid on the town controls no card to build beside:
     deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276); one new to
@@ -195,6 +196,9 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     unseen = _on_town(expected) - _on_town(seen)
     moved_away = {known[0]: known for place, known in expected.items()  # town cards no longer where they were
                   if place.startswith("board/") and seen.get(place, ())[:1] != known[:1]}
+    # a card seen flown says whose the card spent was: the fly's, which takes no pyramid off anywhere (trial 10)
+    spent = spent and not any(place.startswith("board/") and not expected.get(place) and contents[:1]
+                              and contents[0] in moved_away for place, contents in seen.items())
     for place, contents in seen.items():
         if not place.startswith("board/"):
             continue

@@ -458,3 +458,20 @@ def test_a_card_built_bare_with_its_art_read_as_a_pyramid_is_read_as_the_build(t
         if built == 4:
             break
     assert built >= 2, built
+
+
+def test_a_small_unseen_on_another_card_while_a_card_flies_is_read_as_the_fly(tmp_path):
+    # a fly spends a card, as an attack does, and an attack takes a pyramid off: so with a card spent, a town
+    # card read with fewer pyramids than it carries was not offered back. But a card seen flown says the spend
+    # was the fly's, which takes no pyramid off anywhere (Deck Town trial 10: the Betrayal flown with its red
+    # small while bob's yellow small on the Savage went unseen, unrecognised, and the game lost from move 10)
+    recorded = playthrough.load(Path(__file__).parents[1] / "deck_town" / "playthroughs" / "flight-and-flush.txt")
+    states = playthrough.replay(recorded).states
+    n = next(i for i, line in enumerate(recorded.lines) if line.action.startswith("fly "))
+    before, after = states[n], states[n + 1]
+    assert before.discard != after.discard and after.view()["board/0,1"] == ("journey", "green1")
+    game = recorded.game
+    snapshot, table = stage_deck_town(after, random.Random(3), frame=before.board)
+    state, events = _observed(game, layouts.for_game(game), before, _without(snapshot, table, (0, 1), "green1"),
+                              tmp_path / "fly.sqlite")
+    assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
