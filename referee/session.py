@@ -473,11 +473,15 @@ class Session:
         state before it that does, the table differing from the current state only where that move
         changed it. A look can settle before a move is finished (Deck Town trial 14: an attack's
         replacing small set down just after the table was still, so the attack was read without it, and
-        the small alone could be no move). None where there is no such move, or several."""
+        the small alone could be no move). Only a player's move (an action naming its player): what chance
+        turns up is what was seen (Mongoose trials 11-13 and 19: a card turned up, lost at the next look,
+        read again as the card turned up after it). None where there is no such move, or several."""
         if self._seen_last is None or not self._history or self._history[-1][0] != self._seen_last[0]:
             return None
         _, before, _ = self._history[-1]
         last = self._seen_last[1]
+        if getattr(last, "player", None) is None:
+            return None
         moved = {change.place for change in before.view().diff(self.state.view())}
         if any(change.place not in moved for change in self.state.view().diff(seen.view)):
             return None
@@ -487,7 +491,7 @@ class Session:
             for reading in before.interpret(view):
                 action = reading.action
                 if (reading.verdict.legal and action != last and type(action) is type(last)
-                        and getattr(action, "player", None) == getattr(last, "player", None)):
+                        and getattr(action, "player", None) == last.player):
                     result = before.apply(action)
                     if result not in results:
                         found.append(Candidate(reading, view))

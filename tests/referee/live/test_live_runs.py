@@ -150,3 +150,17 @@ def test_a_change_beyond_the_places_the_last_move_changed_is_not_folded_into_it(
         "build bob pact 1,1"]
     events = session.observe(layout.show(2.0, states[8].view()))
     assert "undo" not in kinds(events) and session.state == misplaced
+
+
+def test_a_card_turned_up_is_not_read_again_as_another(tmp_path):
+    # only a player's move is read again: chance's is what was seen. Mongoose's refill turned up the JC, then the
+    # TH, and the look after lost the JC: read again it would be a refill of the TH alone, and the JC, seen once
+    # more, a later one; both logged out of the order played (Mongoose trials 11, 12, 13 and 19)
+    game, actions, states, _ = mongoose_game("three-pairs")
+    assert str(actions[3]) == "reveal JC,TH,7S"
+    first = states[3].apply(game.actions.parse("reveal JC"))
+    layout = ScriptedLayout()
+    session = Session(game, states[3], layout, PlaythroughLog.create(tmp_path / "m.sqlite"))
+    assert [e.payload.get("notation") for e in session.observe(layout.show(1.0, first.view()))] == ["reveal JC"]
+    events = session.observe(layout.show(2.0, states[3].apply(game.actions.parse("reveal TH")).view()))
+    assert "undo" not in kinds(events) and session.state == first
