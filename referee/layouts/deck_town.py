@@ -174,8 +174,8 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     new on the discard pile counts, one under its top unread is the camera's: trial 17) or the card
     spent was a fly's (a town card seen in a new place: trial 10's Savage lost its small to the camera
     while the Betrayal flew), and always for a card flown to a new place, which takes its pyramids
-    along (trial 7: a flown card's small unseen was read as a fly evicting it). A card new to the town read bare or with one larger
-    pyramid of the player to move, where they may hatch, is offered hatched
+    along (trial 7: a flown card's small unseen was read as a fly evicting it). A card new to the
+    town read bare or with one larger pyramid of the player to move, where they may hatch, is offered hatched
     with their small (one with no pyramid on the town controls no card to build beside:
     deck-town-1.1/action/build; a small on card art was read a size or two up too: 34 of 276); one new to
     the town with pyramids read on it, where the player is not hatching, is offered bare: only a hatch or a
