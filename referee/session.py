@@ -494,7 +494,7 @@ class Session:
             for reading in before.interpret(view):
                 action = reading.action
                 if (reading.verdict.legal and action != last and type(action) is type(last)
-                        and getattr(action, "player", None) == last.player):
+                        and action.player == last.player):
                     result = before.apply(action)
                     if result not in results:
                         found.append(Candidate(reading, view))

@@ -196,14 +196,16 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     unseen = _on_town(expected) - _on_town(seen)
     moved_away = {known[0]: known for place, known in expected.items()  # town cards no longer where they were
                   if place.startswith("board/") and seen.get(place, ())[:1] != known[:1]}
+    flown_to = {place: moved_away[contents[0]] for place, contents in seen.items()  # town cards in a new place
+                if place.startswith("board/") and not expected.get(place) and contents[:1]
+                and contents[0] in moved_away}
     # a card seen flown says whose the card spent was: the fly's, which takes no pyramid off anywhere (trial 10)
-    spent = spent and not any(place.startswith("board/") and not expected.get(place) and contents[:1]
-                              and contents[0] in moved_away for place, contents in seen.items())
+    spent = spent and not flown_to
     for place, contents in seen.items():
         if not place.startswith("board/"):
             continue
         shown = _standing(contents) - unsure.get(place, Counter())
-        flown = None if expected.get(place) else moved_away.get(contents[0])
+        flown = flown_to.get(place)
         known = (contents[0], *flown[1:]) if flown else expected.get(place)
         if not known:
             one = list(shown.elements())
