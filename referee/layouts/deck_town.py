@@ -217,11 +217,25 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
         elif ((flown or not spent) and known[0] == contents[0] and shown < _standing(known)
               and not (_standing(known) - shown) - unseen):
             yield place, known
+        elif (state.phase == "play" and not flown and not spent and known[0] == contents[0]
+              and shown - _standing(known) == Counter({f"{mine}1": 1})
+              and (lost := _standing(known) - shown) and not lost - unseen):
+            # the mover's small set down beside pyramids the card carries, and some of those unseen: two of one
+            # colour standing close read as one (trial 14: bob's spawn beside his yellow medium read as a small)
+            yield place, (known[0], *_grouped(_standing(known) + Counter({f"{mine}1": 1})))
 
 
 def _on_town(view: View) -> Counter:
     """Every pyramid standing on the town's cards in ``view``."""
     return sum((_standing(contents) for place, contents in view.items() if place.startswith("board/")), Counter())
+
+
+def _grouped(standing: Counter) -> tuple[str, ...]:
+    """Pyramids on a town card as its place lists them after the card: grouped by colour (``red1+red2``)."""
+    groups: dict[str, list[str]] = {}
+    for p in sorted(standing.elements()):
+        groups.setdefault(p.rstrip("123"), []).append(p)
+    return tuple(sorted("+".join(g) for g in groups.values()))
 
 
 def _standing(contents: tuple[str, ...]) -> Counter:
@@ -264,13 +278,10 @@ def arrange(place: str, items: list[Item]) -> tuple[str, ...]:
         return (BACK,)
     if place == "discard":
         return tuple(item.label for item in sorted(items, key=lambda i: i.key[0]))
-    pyramids = sorted(p for item in items if item.kind == "pyramid" for p in item.label.split("+"))
     cards = tuple(item.label for item in items if item.kind == "card")
     if place.startswith("board/"):
-        groups: dict[str, list[str]] = {}
-        for p in pyramids:
-            groups.setdefault(p.rstrip("123"), []).append(p)
-        return cards + tuple(sorted("+".join(sorted(g)) for g in groups.values()))
+        standing = Counter(p for item in items if item.kind == "pyramid" for p in item.label.split("+"))
+        return cards + _grouped(standing)
     return cards
 
 

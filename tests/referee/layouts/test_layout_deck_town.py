@@ -1,6 +1,7 @@
 """The Deck Town layout reads staged tables back as the state's own view."""
 
 import dataclasses
+from collections import Counter
 import math
 import random
 from pathlib import Path
@@ -475,3 +476,36 @@ def test_a_small_unseen_on_another_card_while_a_card_flies_is_read_as_the_fly(tm
     state, events = _observed(game, layouts.for_game(game), before, _without(snapshot, table, (0, 1), "green1"),
                               tmp_path / "fly.sqlite")
     assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
+
+
+def test_a_small_set_down_beside_the_movers_own_pyramid_and_read_as_one_with_it_is_read_as_the_move(tmp_path):
+    # two pyramids of one colour standing close on a card's art read as one (Deck Town trial 14: bob's spawn
+    # beside his yellow medium on the Chance Meeting read as one yellow small, and the game lost at its last
+    # move): a town card read with the mover's new small where a pyramid it carried is unseen is also offered
+    # with both
+    layout, tried = None, 0
+    for seed, players in ((1, 3), (2, 4), (3, 2)):
+        game = games.get("deck-town", players=players)
+        layout = layouts.for_game(game)
+        rng = random.Random(seed)
+        for n, (before, after) in enumerate(walk(game.new_state(), random.Random(seed), 160)):
+            if before.discard != after.discard or before.phase != "play":
+                continue
+            mine = before.colours[before.turn]
+            grown = [cell for cell in before.board if _standing_on(after, cell) - _standing_on(before, cell)
+                     == Counter({f"{mine}1": 1})]
+            beside = [(cell, p) for cell in grown for p in _standing_on(before, cell)
+                      if p.startswith(mine) and p != f"{mine}1"]  # (read as one small, two smalls look unmoved)
+            if not beside:
+                continue
+            cell, own = beside[0]
+            snapshot, table = stage_deck_town(after, rng, frame=before.board)
+            table_seen = _without(_without(snapshot, table, cell, f"{mine}1"), table, cell, own, read_as=f"{mine}1")
+            state, events = _observed(game, layout, before, table_seen, tmp_path / f"{players}-{n}.sqlite")
+            assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
+            tried += 1
+    assert tried >= 3, tried
+
+
+def _standing_on(state, cell) -> Counter:
+    return Counter(p for group in state.view().get(_place(cell), ())[1:] for p in group.split("+"))
