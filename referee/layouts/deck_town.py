@@ -134,7 +134,8 @@ def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[s
     it holds already (Deck Town's deck has two of each), a town card with a small on its art
     unseen, a card new to the town with the small that hatches it unseen or misread (:func:`_missed_on`;
     ``unsure``: each place's pyramids read below the threshold), and a revealed card hatched where no
-    card was seen under its small (:func:`_hatched_unseen`)."""
+    card was seen under its small (:func:`_hatched_unseen`), and a town card unseen under the pyramids read on
+    its cell (:func:`_hidden_under`)."""
     known, pile = tuple(state.discard), seen.get("discard")
     whole = _with_covered(known, pile)
     if whole is not None:
@@ -147,6 +148,7 @@ def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[s
             yield "discard", under + pile[-1:]
     yield from _missed_on(state, seen, unsure)
     yield from _hatched_unseen(state, seen, lone)
+    yield from _hidden_under(state, seen, lone)
 
 
 def _hatched_unseen(state, seen: View, lone: list[tuple[str, str, bool]]):
@@ -163,6 +165,24 @@ def _hatched_unseen(state, seen: View, lone: list[tuple[str, str, bool]]):
     for place, label, surely in lone:
         if label == small or not surely:
             yield place, (card, small)
+
+
+def _hidden_under(state, seen: View, lone: list[tuple[str, str, bool]]):
+    """A town card unseen, at its place and anywhere else on the town, with pyramids read standing on its
+    cell: the card under them, its art and corners hidden by a pyramid just set down or grown over it (Deck
+    Town trial 3's Origin, its small grown to a medium at the last move, found nowhere), offered there with
+    the pyramids read on it. Town cards leave only by a fly, which lays them elsewhere, or an ace's removal,
+    which spends the ace and takes the card's pyramids off."""
+    expected = state.view()
+    town = Counter(contents[0] for place, contents in expected.items() if place.startswith("board/") and contents)
+    town_seen = Counter(contents[0] for place, contents in seen.items() if place.startswith("board/") and contents)
+    standing: dict[str, Counter] = {}
+    for place, label, _ in lone:
+        standing[place] = standing.get(place, Counter()) + Counter(label.split("+"))
+    for place, pyramids in standing.items():
+        known = expected.get(place)
+        if known and town_seen[known[0]] < town[known[0]]:
+            yield place, (known[0], *_grouped(pyramids))
 
 
 def _missed_on(state, seen: View, unsure: dict[str, Counter]):
