@@ -78,7 +78,8 @@ class DeckTownLayout:
             add_cards(out, place, cards, one=place.startswith("board/"))
         owners = dict(zip(state.colours, self.players))
         pile = places.get("discard", [])
-        lone = []  # (place, label, read surely) of pyramids standing where the grid has a cell but no card was seen
+        # (place, its readings best first, read surely) of pyramids standing where the grid has a cell but no card was seen
+        lone = []
         unsure = {}  # place: the pyramids of its sightings read below the threshold
         for sighting in snapshot.pyramids:
             label = "+".join(str(p) for p in sighting.stack)
@@ -86,7 +87,8 @@ class DeckTownLayout:
             on = f"board/{where.cell[0]},{where.cell[1]}" if where.kind == "grid" else None
             if on not in places:
                 if on is not None:
-                    lone.append((on, label, sighting.confidence >= self.threshold))
+                    lone.append((on, (label, *(a.label for a in sighting.alternatives)),
+                                 sighting.confidence >= self.threshold))
                 if where.kind == "off":
                     out.unplaced(describe("pyramids", label, sighting.center_mm) + ": off the play area")
                 elif (under := next((c for c in pile if _within(sighting.center_mm, c.corners_mm)), None)) is not None:
@@ -128,14 +130,15 @@ def _close_second(sighting) -> bool:
     return any(a.probability >= CLOSE_SECOND for a in sighting.alternatives)
 
 
-def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[str, Counter]):
+def _offers(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]], unsure: dict[str, Counter]):
     """Other readings of places the camera often reads short, as (place, contents): the discard pile
     with cards under its top unread or out of order (:func:`_with_covered`), and so with a card on top that
     it holds already (Deck Town's deck has two of each), a town card with a small on its art
     unseen, a card new to the town with the small that hatches it unseen or misread (:func:`_missed_on`;
     ``unsure``: each place's pyramids read below the threshold), and a revealed card hatched where no
-    card was seen under its small (:func:`_hatched_unseen`), and a town card unseen under the pyramids read on
-    its cell (:func:`_hidden_under`)."""
+    card was seen under its small (:func:`_hatched_unseen`), a town card unseen under the pyramids read on
+    its cell (:func:`_hidden_under`), and a card a move left still read with the pyramid moved
+    (:func:`_left_behind`)."""
     known, pile = tuple(state.discard), seen.get("discard")
     whole = _with_covered(known, pile)
     if whole is not None:
@@ -149,9 +152,10 @@ def _offers(state, seen: View, lone: list[tuple[str, str, bool]], unsure: dict[s
     yield from _missed_on(state, seen, unsure)
     yield from _hatched_unseen(state, seen, lone)
     yield from _hidden_under(state, seen, lone)
+    yield from _left_behind(state, seen)
 
 
-def _hatched_unseen(state, seen: View, lone: list[tuple[str, str, bool]]):
+def _hatched_unseen(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]]):
     """A revealed card gone from its place, and the small of the player hatching it standing on the
     town's grid where no card was seen: the card is under it, white on the white mat, where the
     camera found no outline (Deck Town trials 2, 15 and 18 were lost so, 2026-11-24). A pyramid read
@@ -162,12 +166,12 @@ def _hatched_unseen(state, seen: View, lone: list[tuple[str, str, bool]]):
     small = f"{state.colours[state.turn]}1"
     if card is None or seen.get(f"reveal/{player}"):
         return
-    for place, label, surely in lone:
+    for place, (label, *_), surely in lone:
         if label == small or not surely:
             yield place, (card, small)
 
 
-def _hidden_under(state, seen: View, lone: list[tuple[str, str, bool]]):
+def _hidden_under(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]]):
     """A town card unseen, at its place and anywhere else on the town, with pyramids read standing on its
     cell: the card under them, its art and corners hidden by a pyramid just set down or grown over it (Deck
     Town trial 3's Origin, its small grown to a medium at the last move, found nowhere), offered there with
@@ -176,13 +180,36 @@ def _hidden_under(state, seen: View, lone: list[tuple[str, str, bool]]):
     expected = state.view()
     town = Counter(contents[0] for place, contents in expected.items() if place.startswith("board/") and contents)
     town_seen = Counter(contents[0] for place, contents in seen.items() if place.startswith("board/") and contents)
-    standing: dict[str, Counter] = {}
-    for place, label, _ in lone:
-        standing[place] = standing.get(place, Counter()) + Counter(label.split("+"))
-    for place, pyramids in standing.items():
+    readings: dict[str, list[tuple[str, ...]]] = {}
+    for place, labels, _ in lone:
+        readings.setdefault(place, []).append(labels)
+    for place, sightings in readings.items():
         known = expected.get(place)
-        if known and town_seen[known[0]] < town[known[0]]:
-            yield place, (known[0], *_grouped(pyramids))
+        if not known or town_seen[known[0]] >= town[known[0]]:
+            continue
+        # one pyramid read there: each of its readings (trial 3's medium read a large, a medium its runner-up)
+        for label in sightings[0] if len(sightings) == 1 else ("+".join(s[0] for s in sightings),):
+            yield place, (known[0], *_grouped(Counter(label.split("+"))))
+
+
+def _left_behind(state, seen: View):
+    """The mover's pyramid read new on the town while their supply has none like it: it came off another
+    town card, a move, and a card still read carrying one may be showing its art where the pyramid stood
+    (Deck Town trial 1: bob's small moved off the Desert, whose art then read as a yellow small, and the move
+    was read as a spawn he had no small for). Each such card is offered without it."""
+    if state.phase != "play":
+        return
+    expected = state.view()
+    player, mine = state.players[state.turn], state.colours[state.turn]
+    spare = Counter(state.supply_of(player))
+    for pyramid in _on_town(seen) - _on_town(expected):
+        if Pyramid.parse(pyramid).colour != mine or spare[pyramid]:
+            continue
+        for place, known in expected.items():
+            shown = _standing(seen.get(place, ()))
+            if place.startswith("board/") and seen.get(place, ())[:1] == known[:1] and shown[pyramid] \
+                    and _standing(known)[pyramid]:
+                yield place, (known[0], *_grouped(shown - Counter({pyramid: 1})))
 
 
 def _missed_on(state, seen: View, unsure: dict[str, Counter]):
