@@ -403,8 +403,24 @@ class Session:
                 break
             else:
                 self._accept(candidates[0].reading, source, write)
-            seen = _settled(seen, candidates[0].view)
+            seen = self._offered_now(_settled(seen, candidates[0].view))
         return write.events, False
+
+    def _offered_now(self, seen: SeenView) -> SeenView:
+        """``seen`` once a move was accepted from it, with what the layout offers from the new state at the
+        places it reads as before: its other readings depend on whose turn it is (Deck Town trial 1: ann's
+        draw, then bob's move, whose source card's art was read as the small he moved, in one look; the card
+        offered without it only once it was bob's move)."""
+        if self._snapshot is None:
+            return seen
+        fresh = self.layout.read(self._snapshot, self.state)
+        uncertain = dict(seen.uncertain)
+        for place, options in fresh.uncertain.items():
+            known = uncertain.get(place, ())
+            new = tuple(o for o in options if o != seen.view.get(place) and o not in known)
+            if new and fresh.view.get(place) == seen.view.get(place):
+                uncertain[place] = (*known, *new)
+        return SeenView(seen.view, uncertain, seen.unplaced)
 
     def _decide(self, seen: SeenView, expected: View) -> tuple[str, tuple[Candidate, ...], str]:
         """What the table shows: "nothing" new, an "action", a "question", a "violation" or an

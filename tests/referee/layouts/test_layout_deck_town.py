@@ -569,3 +569,35 @@ def test_a_card_still_read_with_the_pyramid_moved_off_it_is_read_as_the_move(tmp
             assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
             tried += 1
     assert tried >= 3, tried
+
+
+def test_a_move_seen_with_the_move_before_it_is_read_with_what_the_layout_offers_once_it_is_the_movers_turn(tmp_path):
+    # one look can show two moves: the layout's offers are read from the state the look starts at, where
+    # another player was to move, and a card the second mover's pyramid left, still read with it, was offered
+    # without it only from the state after the first move (Deck Town trial 1: ann's draw and bob's move off the
+    # Desert, whose art was read as his small, in one look; a spawn with no small to spawn was all it read)
+    tried = 0
+    for seed, players in ((1, 3), (2, 4), (3, 2), (4, 3)):
+        game = games.get("deck-town", players=players)
+        layout = layouts.for_game(game)
+        rng = random.Random(seed)
+        pairs = walk(game.new_state(), random.Random(seed), 200)
+        for n, ((first, before), (_, after)) in enumerate(zip(pairs, pairs[1:])):
+            if before.discard != after.discard or before.phase != "play" or set(before.board) != set(after.board) \
+                    or first.turn == before.turn or first.view() == before.view():
+                continue
+            player, mine = before.players[before.turn], before.colours[before.turn]
+            gained = sum((_standing_on(after, cell) - _standing_on(before, cell) for cell in before.board), Counter())
+            left = [(cell, p) for cell in before.board for p in _standing_on(before, cell) - _standing_on(after, cell)
+                    if p.startswith(mine) and p not in before.supply_of(player) and gained[p]]
+            if not left or sum(_standing_on(before, c)[left[0][1]] > 0 for c in before.board) > 1:
+                continue
+            cell, moved = left[0]
+            snapshot, table = stage_deck_town(after, rng, frame=first.board)
+            x, y = table.at(cell)
+            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (pyramids(moved, (x + 5.0, y - 8.0)),))
+            state, events = _observed(game, layout, first, table_seen, tmp_path / f"{players}-{n}.sqlite")
+            assert state == after and [e.kind for e in events] == ["action", "action"], \
+                [(e.kind, e.payload) for e in events]
+            tried += 1
+    assert tried >= 2, tried
