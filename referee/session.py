@@ -31,12 +31,13 @@ returns the chance action).
 
 One snapshot may show several moves in a row (a pick and the card it uncovered; two players'
 moves that a slow camera saw only once both were made): after a move is accepted, the same view is
-read again from the new state, up to :data:`MAX_CHAIN` moves. When no single move explains the
-table, :mod:`referee.runs` names the moves that could have come first; one is accepted, several
-make a question. When still nothing legal explains it, the last move the camera read, a player's, is
-read again from the state before it: a look may have settled before that move was finished (an
-attack read before its replacing pyramid was set down), and the one move of its kind by its player
-that explains the table replaces it (an ``undo`` with its ``why``, then the ``action``).
+read again from the new state, with what the layout offers from that state, up to :data:`MAX_CHAIN`
+moves. When no single move explains the table, :mod:`referee.runs` names the moves that could have
+come first; one is accepted, several make a question. When still nothing legal explains it, the last
+move the camera read, a player's, is read again from the state before it: a look may have settled
+before that move was finished (an attack read before its replacing pyramid was set down), and the
+one move of its kind by its player that explains the table replaces it (an ``undo`` with its
+``why``, then the ``action``).
 
 Players correct the referee through methods that are events too: :meth:`relabel` a sighting,
 :meth:`choose` an answer, :meth:`enter` an action the camera cannot see, :meth:`overrule` a

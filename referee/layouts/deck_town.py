@@ -78,8 +78,7 @@ class DeckTownLayout:
             add_cards(out, place, cards, one=place.startswith("board/"))
         owners = dict(zip(state.colours, self.players))
         pile = places.get("discard", [])
-        # (place, its readings best first, read surely) of pyramids standing where the grid has a cell but no card was seen
-        lone = []
+        lone = []  # (place, readings best first, read surely) of pyramids on a cell of the grid where no card was seen
         unsure = {}  # place: the pyramids of its sightings read below the threshold
         for sighting in snapshot.pyramids:
             label = "+".join(str(p) for p in sighting.stack)

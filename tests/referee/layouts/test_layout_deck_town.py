@@ -532,7 +532,8 @@ def test_a_town_card_unseen_under_the_pyramid_just_set_on_it_is_read_there(tmp_p
             x, y = table.at(cell)
             hidden = min((c for c in snapshot.cards if c.card == after.board[cell]),
                          key=lambda c: math.dist(c.center_mm, (x, y)))
-            table_seen = TableSnapshot(snapshot.t, tuple(c for c in snapshot.cards if c is not hidden), snapshot.pyramids)
+            cards = tuple(c for c in snapshot.cards if c is not hidden)
+            table_seen = TableSnapshot(snapshot.t, cards, snapshot.pyramids)
             state, events = _observed(game, layout, before, table_seen, tmp_path / f"{players}-{n}.sqlite")
             assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
             tried += 1
@@ -595,7 +596,8 @@ def test_a_move_seen_with_the_move_before_it_is_read_with_what_the_layout_offers
             cell, moved = left[0]
             snapshot, table = stage_deck_town(after, rng, frame=first.board)
             x, y = table.at(cell)
-            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (pyramids(moved, (x + 5.0, y - 8.0)),))
+            print_read = pyramids(moved, (x + 5.0, y - 8.0))  # the card's art, where the pyramid stood
+            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (print_read,))
             state, events = _observed(game, layout, first, table_seen, tmp_path / f"{players}-{n}.sqlite")
             assert state == after and [e.kind for e in events] == ["action", "action"], \
                 [(e.kind, e.payload) for e in events]
