@@ -158,8 +158,9 @@ def _hatched_unseen(state, seen: View, lone: list[tuple[str, tuple[str, ...], bo
     """A revealed card gone from its place, and the small of the player hatching it standing on the
     town's grid where no card was seen: the card is under it, white on the white mat, where the
     camera found no outline (Deck Town trials 2, 15 and 18 were lost so, 2026-11-24). A pyramid read
-    there unsurely may be that small (trial 15's, on the card's busy art, read yellow3 at 0.12)."""
-    if state.phase != "hatch" or not state.board:
+    there unsurely may be that small (trial 15's, on the card's busy art, read yellow3 at 0.12). The first
+    hatch too, on the empty town, whose grid waits at the table's middle (trial 18's Market)."""
+    if state.phase != "hatch":
         return
     player, card = state.players[state.turn], state.revealed[state.turn]
     small = f"{state.colours[state.turn]}1"
