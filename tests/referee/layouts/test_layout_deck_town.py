@@ -540,35 +540,42 @@ def test_a_town_card_unseen_under_the_pyramid_just_set_on_it_is_read_there(tmp_p
     assert tried >= 5, tried
 
 
-def test_a_card_still_read_with_the_pyramid_moved_off_it_is_read_as_the_move(tmp_path):
-    # once a small leaves a card, the card's art where it stood may be read as one (Deck Town trial 1: the
-    # Desert's art read as a yellow small after bob moved his small off it): with the mover's supply holding
-    # none like the pyramid read new elsewhere, a card still read carrying one is offered without it (where the
-    # mover had one on two cards, either may be the one misread, and the players are asked)
-    tried = 0
+def _moves_off_one_card():
+    """Random Deck Town moves of a pyramid its player has none like in supply, off the only card where they have
+    one like it: (game, n, the position before the move before it, the move's before and after, the card's
+    cell, the pyramid)."""
     for seed, players in ((1, 3), (2, 4), (3, 2), (4, 3)):
         game = games.get("deck-town", players=players)
-        layout = layouts.for_game(game)
-        rng = random.Random(seed)
-        for n, (before, after) in enumerate(walk(game.new_state(), random.Random(seed), 200)):
+        pairs = walk(game.new_state(), random.Random(seed), 200)
+        for n, (before, after) in enumerate(pairs):
             if before.discard != after.discard or before.phase != "play" or set(before.board) != set(after.board):
                 continue
             player, mine = before.players[before.turn], before.colours[before.turn]
             gained = sum((_standing_on(after, cell) - _standing_on(before, cell) for cell in before.board), Counter())
             left = [(cell, p) for cell in before.board for p in _standing_on(before, cell) - _standing_on(after, cell)
                     if p.startswith(mine) and p not in before.supply_of(player) and gained[p]]  # a move
-            if not left:
-                continue
-            cell, moved = left[0]
-            if sum(_standing_on(before, c)[moved] > 0 for c in before.board) > 1:
-                continue  # the mover's other card with one may be the one misread: a question, rightly
-            snapshot, table = stage_deck_town(after, rng, frame=before.board)
-            x, y = table.at(cell)
-            print_read = pyramids(moved, (x + 5.0, y - 8.0))  # the card's art, where the pyramid stood
-            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (print_read,))
-            state, events = _observed(game, layout, before, table_seen, tmp_path / f"{players}-{n}.sqlite")
-            assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
-            tried += 1
+            # (where the mover has one like it on two cards, either may be the one misread: a question, rightly)
+            if left and sum(_standing_on(before, c)[left[0][1]] > 0 for c in before.board) == 1:
+                yield game, n, pairs[n - 1][0] if n else None, before, after, *left[0]
+
+
+def _with_print_where_it_stood(state, rng, frame, cell, pyramid):
+    """The table of ``state`` with ``pyramid`` also read on the card at ``cell``: the card's art where it stood."""
+    snapshot, table = stage_deck_town(state, rng, frame=frame)
+    x, y = table.at(cell)
+    return TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (pyramids(pyramid, (x + 5.0, y - 8.0)),))
+
+
+def test_a_card_still_read_with_the_pyramid_moved_off_it_is_read_as_the_move(tmp_path):
+    # once a small leaves a card, the card's art where it stood may be read as one (Deck Town trial 1: the
+    # Desert's art read as a yellow small after bob moved his small off it): with the mover's supply holding
+    # none like the pyramid read new elsewhere, a card still read carrying one is offered without it
+    rng, tried = random.Random(1), 0
+    for game, n, _, before, after, cell, moved in _moves_off_one_card():
+        table_seen = _with_print_where_it_stood(after, rng, before.board, cell, moved)
+        state, events = _observed(game, layouts.for_game(game), before, table_seen, tmp_path / f"{tried}.sqlite")
+        assert state == after and [e.kind for e in events] == ["action"], [(e.kind, e.payload) for e in events]
+        tried += 1
     assert tried >= 3, tried
 
 
@@ -577,29 +584,13 @@ def test_a_move_seen_with_the_move_before_it_is_read_with_what_the_layout_offers
     # another player was to move, and a card the second mover's pyramid left, still read with it, was offered
     # without it only from the state after the first move (Deck Town trial 1: ann's draw and bob's move off the
     # Desert, whose art was read as his small, in one look; a spawn with no small to spawn was all it read)
-    tried = 0
-    for seed, players in ((1, 3), (2, 4), (3, 2), (4, 3)):
-        game = games.get("deck-town", players=players)
-        layout = layouts.for_game(game)
-        rng = random.Random(seed)
-        pairs = walk(game.new_state(), random.Random(seed), 200)
-        for n, ((first, before), (_, after)) in enumerate(zip(pairs, pairs[1:])):
-            if before.discard != after.discard or before.phase != "play" or set(before.board) != set(after.board) \
-                    or first.turn == before.turn or first.view() == before.view():
-                continue
-            player, mine = before.players[before.turn], before.colours[before.turn]
-            gained = sum((_standing_on(after, cell) - _standing_on(before, cell) for cell in before.board), Counter())
-            left = [(cell, p) for cell in before.board for p in _standing_on(before, cell) - _standing_on(after, cell)
-                    if p.startswith(mine) and p not in before.supply_of(player) and gained[p]]
-            if not left or sum(_standing_on(before, c)[left[0][1]] > 0 for c in before.board) > 1:
-                continue
-            cell, moved = left[0]
-            snapshot, table = stage_deck_town(after, rng, frame=first.board)
-            x, y = table.at(cell)
-            print_read = pyramids(moved, (x + 5.0, y - 8.0))  # the card's art, where the pyramid stood
-            table_seen = TableSnapshot(snapshot.t, snapshot.cards, snapshot.pyramids + (print_read,))
-            state, events = _observed(game, layout, first, table_seen, tmp_path / f"{players}-{n}.sqlite")
-            assert state == after and [e.kind for e in events] == ["action", "action"], \
-                [(e.kind, e.payload) for e in events]
-            tried += 1
+    rng, tried = random.Random(2), 0
+    for game, n, first, before, after, cell, moved in _moves_off_one_card():
+        if first is None or first.turn == before.turn or first.view() == before.view():
+            continue
+        table_seen = _with_print_where_it_stood(after, rng, first.board, cell, moved)
+        state, events = _observed(game, layouts.for_game(game), first, table_seen, tmp_path / f"{tried}.sqlite")
+        assert state == after and [e.kind for e in events] == ["action", "action"], \
+            [(e.kind, e.payload) for e in events]
+        tried += 1
     assert tried >= 2, tried
