@@ -138,6 +138,7 @@ def _offers(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]], un
     card was seen under its small (:func:`_hatched_unseen`), a town card unseen under the pyramids read on
     its cell (:func:`_hidden_under`), and a card a move left still read with the pyramid moved
     (:func:`_left_behind`)."""
+    expected = state.view()
     known, pile = tuple(state.discard), seen.get("discard")
     whole = _with_covered(known, pile)
     if whole is not None:
@@ -148,10 +149,10 @@ def _offers(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]], un
         under = _with_covered(known, pile[:-1])
         if under is not None:
             yield "discard", under + pile[-1:]
-    yield from _missed_on(state, seen, unsure)
+    yield from _missed_on(state, expected, seen, unsure)
     yield from _hatched_unseen(state, seen, lone)
-    yield from _hidden_under(state, seen, lone)
-    yield from _left_behind(state, seen)
+    yield from _hidden_under(expected, seen, lone)
+    yield from _left_behind(state, expected, seen)
 
 
 def _hatched_unseen(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]]):
@@ -171,13 +172,12 @@ def _hatched_unseen(state, seen: View, lone: list[tuple[str, tuple[str, ...], bo
             yield place, (card, small)
 
 
-def _hidden_under(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool]]):
+def _hidden_under(expected: View, seen: View, lone: list[tuple[str, tuple[str, ...], bool]]):
     """A town card unseen, at its place and anywhere else on the town, with pyramids read standing on its
     cell: the card under them, its art and corners hidden by a pyramid just set down or grown over it (Deck
     Town trial 3's Origin, its small grown to a medium at the last move, found nowhere), offered there with
     the pyramids read on it. Town cards leave only by a fly, which lays them elsewhere, or an ace's removal,
     which spends the ace and takes the card's pyramids off."""
-    expected = state.view()
     town = Counter(contents[0] for place, contents in expected.items() if place.startswith("board/") and contents)
     town_seen = Counter(contents[0] for place, contents in seen.items() if place.startswith("board/") and contents)
     readings: dict[str, list[tuple[str, ...]]] = {}
@@ -192,27 +192,27 @@ def _hidden_under(state, seen: View, lone: list[tuple[str, tuple[str, ...], bool
             yield place, (known[0], *_grouped(Counter(label.split("+"))))
 
 
-def _left_behind(state, seen: View):
+def _left_behind(state, expected: View, seen: View):
     """The mover's pyramid read new on the town while their supply has none like it: it came off another
     town card, a move, and a card still read carrying one may be showing its art where the pyramid stood
     (Deck Town trial 1: bob's small moved off the Desert, whose art then read as a yellow small, and the move
     was read as a spawn he had no small for). Each such card is offered without it."""
     if state.phase != "play":
         return
-    expected = state.view()
     player, mine = state.players[state.turn], state.colours[state.turn]
     spare = Counter(state.supply_of(player))
     for pyramid in _on_town(seen) - _on_town(expected):
         if Pyramid.parse(pyramid).colour != mine or spare[pyramid]:
             continue
         for place, known in expected.items():
-            shown = _standing(seen.get(place, ()))
-            if place.startswith("board/") and seen.get(place, ())[:1] == known[:1] and shown[pyramid] \
-                    and _standing(known)[pyramid]:
+            if not place.startswith("board/") or seen.get(place, ())[:1] != known[:1]:
+                continue
+            shown = _standing(seen[place])
+            if shown[pyramid] and _standing(known)[pyramid]:
                 yield place, (known[0], *_grouped(shown - Counter({pyramid: 1})))
 
 
-def _missed_on(state, seen: View, unsure: dict[str, Counter]):
+def _missed_on(state, expected: View, seen: View, unsure: dict[str, Counter]):
     """A pyramid on a card's art, a small most of all, is the camera's hardest read (on still tables of
     Deck Town trials 0-9, 75 of 276 smalls on the town's cards went unseen, 2026-11-24).
 
@@ -233,7 +233,6 @@ def _missed_on(state, seen: View, unsure: dict[str, Counter]):
     from afar, was read as a stack of two other colours at 0.13 (trial 15: its hatch unrecognised, and,
     seen together with the card the player then discarded, a card spent does not rule a hatch out),
     and later as another player's large at 0.12."""
-    expected = state.view()
     if state.phase not in ("hatch", "play", "discard"):
         return
     # (in the discard phase the pile grows by the player's discards, which take no pyramid off)

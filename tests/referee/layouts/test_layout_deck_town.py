@@ -479,14 +479,14 @@ def test_a_small_unseen_on_another_card_while_a_card_flies_is_read_as_the_fly(tm
 
 
 def _plays():
-    """Random Deck Town moves of the play phase that spend no card: (game, n, the walk's (before, after) pairs,
-    the move's before and after)."""
+    """Random Deck Town moves of the play phase that spend no card: (game, the position before the move before
+    it or None, the move's before and after)."""
     for seed, players in ((1, 3), (2, 4), (3, 2), (4, 3)):
         game = games.get("deck-town", players=players)
         pairs = walk(game.new_state(), random.Random(seed), 200)
         for n, (before, after) in enumerate(pairs):
             if before.discard == after.discard and before.phase == "play":
-                yield game, n, pairs, before, after
+                yield game, pairs[n - 1][0] if n else None, before, after
 
 
 def _read_as_moves(game, before, table_seen, after, path, moves=1):
@@ -505,7 +505,7 @@ def test_a_small_set_down_beside_the_movers_own_pyramid_and_read_as_one_with_it_
     # move): a town card read with the mover's new small where a pyramid it carried is unseen is also offered
     # with both
     rng, tried = random.Random(1), 0
-    for game, n, _, before, after in _plays():
+    for game, _, before, after in _plays():
         mine = before.colours[before.turn]
         grown = [cell for cell in before.board if _standing_on(after, cell) - _standing_on(before, cell)
                  == Counter({f"{mine}1": 1})]
@@ -526,7 +526,7 @@ def test_a_town_card_unseen_under_the_pyramid_just_set_on_it_is_read_there(tmp_p
     # only the pyramid on its cell (Deck Town trial 3's Origin, its small grown to a medium at the last move):
     # the card is offered there with the pyramids read on it, and the move is read
     rng, tried = random.Random(2), 0
-    for game, n, _, before, after in _plays():
+    for game, _, before, after in _plays():
         changed = [cell for cell in before.board if after.board.get(cell) == before.board[cell]
                    and _standing_on(after, cell) - _standing_on(before, cell)]
         if not changed:
@@ -545,9 +545,9 @@ def test_a_town_card_unseen_under_the_pyramid_just_set_on_it_is_read_there(tmp_p
 
 def _moves_off_one_card():
     """Random Deck Town moves of a pyramid its player has none like in supply, off the only card where they have
-    one like it: (game, n, the position before the move before it, the move's before and after, the card's
+    one like it: (game, the position before the move before it or None, the move's before and after, the card's
     cell, the pyramid)."""
-    for game, n, pairs, before, after in _plays():
+    for game, previous, before, after in _plays():
         if set(before.board) != set(after.board):
             continue
         player, mine = before.players[before.turn], before.colours[before.turn]
@@ -556,7 +556,7 @@ def _moves_off_one_card():
                 if p.startswith(mine) and p not in before.supply_of(player) and gained[p]]  # a move
         # (where the mover has one like it on two cards, either may be the one misread: a question, rightly)
         if left and sum(_standing_on(before, c)[left[0][1]] > 0 for c in before.board) == 1:
-            yield game, n, pairs[n - 1][0] if n else None, before, after, *left[0]
+            yield game, previous, before, after, *left[0]
 
 
 def _with_print_where_it_stood(state, rng, frame, cell, pyramid):
@@ -571,7 +571,7 @@ def test_a_card_still_read_with_the_pyramid_moved_off_it_is_read_as_the_move(tmp
     # Desert's art read as a yellow small after bob moved his small off it): with the mover's supply holding
     # none like the pyramid read new elsewhere, a card still read carrying one is offered without it
     rng, tried = random.Random(1), 0
-    for game, n, _, before, after, cell, moved in _moves_off_one_card():
+    for game, _, before, after, cell, moved in _moves_off_one_card():
         table_seen = _with_print_where_it_stood(after, rng, before.board, cell, moved)
         _read_as_moves(game, before, table_seen, after, tmp_path / f"{tried}.sqlite")
         tried += 1
@@ -584,7 +584,7 @@ def test_a_move_seen_with_the_move_before_it_is_read_with_what_the_layout_offers
     # without it only from the state after the first move (Deck Town trial 1: ann's draw and bob's move off the
     # Desert, whose art was read as his small, in one look; a spawn with no small to spawn was all it read)
     rng, tried = random.Random(2), 0
-    for game, n, first, before, after, cell, moved in _moves_off_one_card():
+    for game, first, before, after, cell, moved in _moves_off_one_card():
         if first is None or first.turn == before.turn or first.view() == before.view():
             continue
         table_seen = _with_print_where_it_stood(after, rng, first.board, cell, moved)
