@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 
 CHROMA_BAR = 12.0  # a Lab (a, b) distance that sets a coloured part apart from the table (and from another part)
+CORE = 0.6  # a blob's core: pixels at least this share of its CORE_PERCENTILE (a, b) distance from the table
+CORE_PERCENTILE = 90
 # a blob over this many times (a large pyramid's height in pixels) squared, two large bases, may be a pack
 PACK_AREA = 0.6
 # the median chroma (Lab a, b distance from grey) of saturated plastic: a blob at least this saturated may be a pack of
@@ -230,6 +232,23 @@ class Foreground:
                  if all(np.hypot(*(hues[k] - hues[j])) > CHROMA_BAR for j in range(len(hues)) if j != k)]
         return [parts[k] for k in alone]
 
+    def coloured_core(self, box: tuple[int, int, int, int], blob_mask: np.ndarray, min_area: int = 12) -> list:
+        """The parts of a blob (``blob_mask`` 0/1 over ``box``) that stand out most in colour from the table: its
+        pixels at least :data:`CORE` of the blob's :data:`CORE_PERCENTILE` in (a, b) distance from the background.
+        A translucent pyramid casts a shadow of its own tint, less strong, and the blob of a small on a card takes
+        it in with the card's print beside it; its core is the plastic. Each part is (box, mask) like the blob."""
+        x0, y0, x1, y1 = box
+        d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
+        chroma = np.hypot(d[..., 0], d[..., 1])
+        inside = blob_mask > 0
+        if not inside.any():
+            return []
+        bar = max(CHROMA_BAR, CORE * float(np.percentile(chroma[inside], CORE_PERCENTILE)))
+        core = cv2.morphologyEx(((chroma >= bar) & inside).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
+        return [((x0 + int(px), y0 + int(py), x0 + int(px + pw), y0 + int(py + ph)),
+                 (labels[py:py + ph, px:px + pw] == i).astype(np.uint8))
+                for i, (px, py, pw, ph, area) in enumerate(stats) if i and area >= min_area]
 
 
 def _colours(pixels: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -221,6 +221,7 @@ class PieceReader:
         self.lying_in_play = lying_in_play
         self.pyramid_colours = pyramid_colours
         self._fits_seen: dict = {}  # (box, mask, may_be_die) -> _fit_blob's answer, while a frame is read
+        self._unplayed: dict = {}  # blob box -> the colour, not the game's, of a lone pyramid read there, ditto
 
     def read(self, image: np.ndarray, standing: np.ndarray | None = None) -> PiecesReading:
         """The pieces in ``image``. ``standing``: where the caller knows something stands, a mask over the frame
@@ -250,6 +251,7 @@ class PieceReader:
         out = PiecesReading([], [], [], [])
         self._die_candidates = []  # (pattern match, sighting, blob or None): the dice found, best kept at the end
         self._fits_seen = {}  # (box, mask, may_be_die) -> _fit_blob's answer, for this frame
+        self._unplayed = {}  # box -> the colour of a lone pyramid read there in a colour the game has not, this frame
         self._read_blobs(image, fg, mask, out)
         if standing is not None and self.pyramids_in_play:
             self._read_standing(image, fg, standing, keep, out)
@@ -265,7 +267,7 @@ class PieceReader:
                 if blob is not None:
                     self._read_blob(image, fg, blob, out, may_be_die=False)
         self._grey_frame = None
-        self._fits_seen = {}
+        self._fits_seen, self._unplayed = {}, {}
         pyramids = _one_per_spot([p for p in out.pyramids if self._in_play(p)])
         pyramids = tuple(with_truths(p, self.palette, self.pyramid_colours) for p in pyramids)
         return PiecesReading(pyramids, tuple(out.dice), _one_each(out.tokens), out.bands)
@@ -331,6 +333,23 @@ class PieceReader:
                     # still nothing: pyramids of one colour packed close (a supply) come apart at the gaps (the
                     # games without pyramids have no supplies, and their card backs' print would come apart too)
                     self._read_pack(image, fg, blob, out)
+                unplayed = self._unplayed.get(blob.box)
+                if self.pyramids_in_play and out.count == before and unplayed:
+                    self._read_core(image, fg, blob, unplayed, out)
+
+    def _read_core(self, image: np.ndarray, fg: Foreground, blob: Blob, unplayed: str, out: PiecesReading) -> None:
+        """Read ``blob``, read as a lone pyramid of a colour the game has not (``unplayed``), by its core of colour
+        (:meth:`Foreground.coloured_core`): a translucent small on a card, its blob grown by its shadow of its own
+        tint and the card's print beside it, reads as a larger pyramid of a paler colour (Deck Town trial 6: a red
+        small read as a pink large, on every look but one). A pyramid read in the core is kept only in a colour
+        that readings of the blob's colour were, on the palette's renders (pink for red): a card's art read as
+        a pink large has a yellow patch in it, no yellow pyramid."""
+        was = self.palette.truths(unplayed)
+        for part in fg.coloured_core(blob.box, blob.mask):
+            core = PiecesReading([], [], [], [])
+            self._read_blob(image, fg, Blob(*part), core, may_be_die=False)
+            if core.pyramids and all(q.colour in was for p in core.pyramids for q in p.stack):
+                out.take(core)
 
     def _read_pack(self, image: np.ndarray, fg: Foreground, blob: Blob, out: PiecesReading) -> None:
         """Read a blob no piece fits whole as pieces packed close (:mod:`vision.pieces.packs`).
@@ -895,6 +914,8 @@ class PieceReader:
                 # (a stack with a colour the game has not is no reading: the blob's coloured parts are read instead,
                 # such as a red small on a card whose blob took in the card's teal print, read as red under cyan)
                 out.pyramids.append(sighting)
+            elif len(sighting.stack) == 1:  # (a lone pyramid: a stack's plastic takes in the colours round it)
+                self._unplayed[blob.box] = sighting.stack[0].colour
         else:
             shape_fits = {f[2].label: f[0] for f in fits if f[1] == "token"}
             colour = _body_colour(fg, fit)

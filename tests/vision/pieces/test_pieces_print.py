@@ -129,3 +129,48 @@ def test_the_painters_red_disc_on_the_demos_discard_pile_is_no_pyramid_of_anns_s
                                                                        if p not in ghosts)), shots[19].state)
     assert seen.view == bare.view  # read as though the disc were not there
     assert [w for w in seen.unplaced if "discard pile's painter" in w and w.startswith("pyramids red1")]
+
+
+def _trial_table(seed: int, t: float):
+    """Deck Town trial ``seed``'s table at ``t`` s, read by the trials' pieces step: (pyramids, truth objects)."""
+    from bench.trials import settled_frames
+    from calibration.markers import detect_markers
+    from calibration.tracker import MatTracker
+    from vision.synth.demo import demo_pieces
+
+    source, _ = settled_frames("deck-town", seed)
+    source.seek(round(t / source.frame_interval))
+    frame = source.read()
+    pieces = demo_pieces(source)
+    tracker = MatTracker(pieces.layout, (frame.shape[1], frame.shape[0]))
+    tracker.update(detect_markers(frame))
+    calibration = tracker.update(detect_markers(frame)).calibration
+    assert calibration is not None, "the trial mat's markers were not found"
+    return pieces(frame, calibration)[0], source.truth.objects
+
+
+def _read_near(pyramids, at, reach=15.0):
+    return ["+".join(map(str, p.stack)) for p in pyramids if math.dist(p.center_mm, at) < reach]
+
+
+def test_a_red_small_on_a_cards_index_read_as_a_pink_large_with_its_tinted_shadow_is_read_by_its_core():
+    # Deck Town trial 6, after ann's spawn on the Savage: the new red small stands on the card's index, and its blob
+    # takes in its own red-tinted shadow and the index's print; a pink large fits it (0.64), a colour the game has
+    # not. Before, nothing was read there on every look but one, the spawn went unseen and bob's build after it
+    # was out of turn. Its core of colour is a red small.
+    pyramids, objects = _trial_table(6, 22.0)
+    spawned = [(o.label, (o.pose["x"], o.pose["y"])) for o in objects
+               if o.kind == "pyramid" and math.dist((o.pose["x"], o.pose["y"]), (289, 62)) < 10]
+    assert [label for label, _ in spawned] == ["red1"]
+    assert _read_near(pyramids, spawned[0][1]) == ["red1"]
+
+
+def test_a_cards_art_read_as_a_pink_large_gives_no_pyramid_of_another_colour_from_its_core():
+    # Deck Town trial 2's Cave: its art's red squiggle, purple and yellow-green patches fit a pink large too. Its
+    # core is the yellow-green patch, read as a yellow small; readings of pink were pink, clear, purple or red on
+    # the palette's renders, never yellow, so the core gives nothing
+    pyramids, objects = _trial_table(2, 16.4)
+    cave = [o for o in objects if o.kind == "card" and o.label == "cave"]
+    assert cave and math.dist((cave[0].pose["x"], cave[0].pose["y"]), (125, 144)) < 40
+    assert all(math.dist((o.pose["x"], o.pose["y"]), (125, 144)) >= 15 for o in objects if o.kind == "pyramid")
+    assert _read_near(pyramids, (125, 144)) == []
