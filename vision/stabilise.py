@@ -64,8 +64,9 @@ an object given in the last two readings (not a phantom of one) that the vote no
 of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
 and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
 overall brightness is matched: light and exposure drift) on at most
-``untouched_fraction`` (10 %) of its outline, it is still there, and is kept with the sighting it
-had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
+``untouched_fraction`` (10 %) of its outline, and on at most half of its print (the pixels of its outline's
+middle that stood out from that middle: a white card taken off a white mat changes little of its outline but all
+its print), it is still there, and is kept with the sighting it had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
 calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
 reading only is not kept: a phantom that a reading once showed must be able to go. Nor is one the new
 reading shows moved a little (a new sighting of its kind lies on its old outline: a fan spread anew);
@@ -94,6 +95,15 @@ KINDS = ("cards", "pyramids", "dice", "tokens")
 MAX_ALTERNATIVES = 3
 TIME_SLACK_S = 1e-6  # frame times like 12/30 add up with rounding error: 0.4 s of frames must count as 0.4 s
 PIECE_RADIUS_MM = 10.0  # the patch of table looked at for a piece left out of a reading: a die's or token's half width
+# an object left out of a reading is gone, however little of its outline changed, when more than PRINT_GONE of its
+# print changed: the pixels of the middle of its outline (INNER of it, about its centre: the rim blends with the table
+# round it in the small frame) that differed from that middle's median by more than pixel_change, when there are at
+# least PRINT_PX of them. A white 2S taken off a white mat changed 10 % of its outline and half its print (Mongoose
+# trials 9, 10, 14, 18: kept in the pool beside its new place); on those trials' tables a staying card's print changed
+# at most 0.27, and a card taken away's at least 0.62
+INNER = 0.7
+PRINT_GONE = 0.5
+PRINT_PX = 3
 
 # Table millimetres (N x 2) to the frame's pixels (N x 2): a calibration's ``to_image``.
 Where = Callable[[np.ndarray], np.ndarray]
@@ -269,8 +279,10 @@ class Stabiliser:
                 if _near(old, kept[kind], self.match_mm) or _moved(kind, old, fresh) or \
                         _seen_again(kind, old, getattr(reading, kind)):
                     continue
-                share = _changed_share(changed, _outline_px(kind, old, where) * scale)
-                if share is not None and share <= self.untouched_fraction:
+                outline = _outline_px(kind, old, where) * scale
+                share = _changed_share(changed, outline)
+                if share is not None and share <= self.untouched_fraction and \
+                        not _print_changed(changed, grey_then, outline, self.pixel_change):
                     kept[kind].append(old)
         if all(len(kept[kind]) == len(getattr(reading, kind)) for kind in KINDS):
             return reading
@@ -604,6 +616,23 @@ def _changed_share(changed: np.ndarray, outline: np.ndarray) -> float | None:
     if not inside.any():
         return None
     return float(np.count_nonzero(changed & inside)) / float(np.count_nonzero(inside))
+
+
+def _print_changed(changed: np.ndarray, then: np.ndarray, outline: np.ndarray, pixel_change: int) -> bool:
+    """Whether more than :data:`PRINT_GONE` of the print in the middle of ``outline`` (small pixels) changed: the
+    pixels of its :data:`INNER` part that differed in ``then`` from that part's median by more than
+    ``pixel_change``. A pale card taken off a pale table leaves most of its outline as it was, but not its print."""
+    if not np.all(np.isfinite(outline)):
+        return False
+    centre = outline.mean(axis=0)
+    mask = np.zeros(changed.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(centre + (outline - centre) * INNER).astype(np.int32), 1)
+    middle = mask.astype(bool)
+    if not middle.any():
+        return False
+    grey = then.astype(np.float32)
+    printed = middle & (np.abs(grey - float(np.median(grey[middle]))) > pixel_change)
+    return int(printed.sum()) >= PRINT_PX and float(changed[printed].mean()) > PRINT_GONE
 
 
 def _sighting(track: _Track, label, confidence: float, alternatives: tuple[Alternative, ...]):
