@@ -64,10 +64,10 @@ an object given in the last two readings (not a phantom of one) that the vote no
 of its kind within ``match_mm``) is looked up on the pixels: where the frame at the last reading
 and the frame now differ (the same ``pixel_change`` test as for stillness, once the two frames'
 overall brightness is matched: light and exposure drift) on at most
-``untouched_fraction`` (10 %) of its outline, and on at most half of its print (the pixels of its outline's
-middle that stood out from that middle: a white card taken off a white mat changes little of its outline but all
-its print), it is still there, and is kept with the sighting it had. This needs the table's mapping to pixels (``push``'s ``where``; the live pipeline passes its
-calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
+``untouched_fraction`` (10 %) of its outline, and on at most half of its print (the pixels of its
+outline's middle that stood out from that middle: a white card taken off a white mat changes little of
+its outline but all its print), it is still there, and is kept with the sighting it had. This needs the
+table's mapping to pixels (``push``'s ``where``; the live pipeline passes its calibration's): without it, or when the frame size changed, nothing is kept. An object seen in one
 reading only is not kept: a phantom that a reading once showed must be able to go. Nor is one the new
 reading shows moved a little (a new sighting of its kind lies on its old outline: a fan spread anew);
 its name read far away is no such proof (a misreading elsewhere must not make a card vanish), but its
@@ -98,9 +98,10 @@ PIECE_RADIUS_MM = 10.0  # the patch of table looked at for a piece left out of a
 # an object left out of a reading is gone, however little of its outline changed, when more than PRINT_GONE of its
 # print changed: the pixels of the middle of its outline (INNER of it, about its centre: the rim blends with the table
 # round it in the small frame) that differed from that middle's median by more than pixel_change, when there are at
-# least PRINT_PX of them. A white 2S taken off a white mat changed 10 % of its outline and half its print (Mongoose
-# trials 9, 10, 14, 18: kept in the pool beside its new place); on those trials' tables a staying card's print changed
-# at most 0.27, and a card taken away's at least 0.62
+# least PRINT_PX of them. A white 2S or 2D taken off the white mat changed 9-10 % of its outline and 0.86-1.0 of its
+# print (Mongoose trial 10: kept in the pool beside its new place); on the tables of Mongoose trials 9, 10, 14 and 18
+# (728 staying cards, 40 taken away, between settled tables) a staying card's print changed at most 0.27, and a card
+# taken away's at least 0.62
 INNER = 0.7
 PRINT_GONE = 0.5
 PRINT_PX = 3
@@ -606,14 +607,20 @@ def _outline_px(kind: str, sighting, where: Where) -> np.ndarray:
     return np.asarray(where(points), np.float64).reshape(-1, 2)
 
 
-def _changed_share(changed: np.ndarray, outline: np.ndarray) -> float | None:
-    """The share of the small pixels inside ``outline`` that changed; None when it covers none in view."""
+def _inside(shape: tuple[int, ...], outline: np.ndarray) -> np.ndarray | None:
+    """The small pixels inside ``outline`` (a convex polygon in small pixels) over a frame of ``shape``; None when
+    the outline is not all finite or covers none in view."""
     if not np.all(np.isfinite(outline)):
         return None
-    mask = np.zeros(changed.shape, np.uint8)
+    mask = np.zeros(shape[:2], np.uint8)
     cv2.fillConvexPoly(mask, np.round(outline).astype(np.int32), 1)
-    inside = mask.astype(bool)
-    if not inside.any():
+    return mask.astype(bool) if mask.any() else None
+
+
+def _changed_share(changed: np.ndarray, outline: np.ndarray) -> float | None:
+    """The share of the small pixels inside ``outline`` that changed; None when it covers none in view."""
+    inside = _inside(changed.shape, outline)
+    if inside is None:
         return None
     return float(np.count_nonzero(changed & inside)) / float(np.count_nonzero(inside))
 
@@ -622,13 +629,9 @@ def _print_changed(changed: np.ndarray, then: np.ndarray, outline: np.ndarray, p
     """Whether more than :data:`PRINT_GONE` of the print in the middle of ``outline`` (small pixels) changed: the
     pixels of its :data:`INNER` part that differed in ``then`` from that part's median by more than
     ``pixel_change``. A pale card taken off a pale table leaves most of its outline as it was, but not its print."""
-    if not np.all(np.isfinite(outline)):
-        return False
     centre = outline.mean(axis=0)
-    mask = np.zeros(changed.shape, np.uint8)
-    cv2.fillConvexPoly(mask, np.round(centre + (outline - centre) * INNER).astype(np.int32), 1)
-    middle = mask.astype(bool)
-    if not middle.any():
+    middle = _inside(changed.shape, centre + (outline - centre) * INNER)
+    if middle is None:
         return False
     grey = then.astype(np.float32)
     printed = middle & (np.abs(grey - float(np.median(grey[middle]))) > pixel_change)

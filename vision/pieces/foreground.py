@@ -175,9 +175,7 @@ class Foreground:
         h, w = self.mask.shape
         inside = blob_mask > 0
         out = np.zeros(inside.shape, bool)
-        lab = self.lab[y0:y1, x0:x1].astype(np.float32)
-        d = lab[..., 1:] - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
-        coloured = inside & (np.hypot(d[..., 0], d[..., 1]) > CHROMA_BAR)
+        coloured = inside & (self._chroma(box) > CHROMA_BAR)
         if not coloured.any():
             return out
         edge, far = PRINT_RING
@@ -208,19 +206,13 @@ class Foreground:
         coloured piece that merged with something grey (a mat's marker, a card's border, the paper's edge)
         comes apart from it. Each part is (box, mask) like the blob; none when nothing in it is coloured."""
         x0, y0, x1, y1 = box
-        d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
-        coloured = ((np.hypot(d[..., 0], d[..., 1]) > CHROMA_BAR) & (blob_mask > 0)).astype(np.uint8)
+        coloured = ((self._chroma(box) > CHROMA_BAR) & (blob_mask > 0)).astype(np.uint8)
         if hues > 1:
             coloured = _split_by_hue(self.lab[y0:y1, x0:x1, 1:], coloured, hues)
-        coloured = cv2.morphologyEx(coloured, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(coloured, connectivity=8)
-        parts, hues = [], []
-        for i in range(1, n):
-            px, py, pw, ph, area = stats[i]
-            if area >= min_area:
-                part = (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)
-                parts.append(((x0 + int(px), y0 + int(py), x0 + int(px + pw), y0 + int(py + ph)), part))
-                hues.append(np.median(self.lab[y0:y1, x0:x1, 1:][labels == i], axis=0).astype(np.float32))
+        coloured = _opened(coloured)
+        labels, numbered = _parts(box, coloured, min_area)
+        parts = [part for _, part in numbered]
+        hues = [np.median(self.lab[y0:y1, x0:x1, 1:][labels == i], axis=0).astype(np.float32) for i, _ in numbered]
         # what the part merged with is grey beside it: the paper of a mat lying on a coloured table is
         # "coloured" against the table but has the hue of the marker's squares it touches
         rest = (blob_mask > 0) & (coloured == 0)
@@ -237,18 +229,32 @@ class Foreground:
         pixels at least :data:`CORE` of the blob's :data:`CORE_PERCENTILE` in (a, b) distance from the background.
         A translucent pyramid casts a shadow of its own tint, less strong, and the blob of a small on a card takes
         it in with the card's print beside it; its core is the plastic. Each part is (box, mask) like the blob."""
-        x0, y0, x1, y1 = box
-        d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
-        chroma = np.hypot(d[..., 0], d[..., 1])
-        inside = blob_mask > 0
+        chroma, inside = self._chroma(box), blob_mask > 0
         if not inside.any():
             return []
         bar = max(CHROMA_BAR, CORE * float(np.percentile(chroma[inside], CORE_PERCENTILE)))
-        core = cv2.morphologyEx(((chroma >= bar) & inside).astype(np.uint8), cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(core, connectivity=8)
-        return [((x0 + int(px), y0 + int(py), x0 + int(px + pw), y0 + int(py + ph)),
-                 (labels[py:py + ph, px:px + pw] == i).astype(np.uint8))
-                for i, (px, py, pw, ph, area) in enumerate(stats) if i and area >= min_area]
+        return [part for _, part in _parts(box, _opened(((chroma >= bar) & inside).astype(np.uint8)), min_area)[1]]
+
+    def _chroma(self, box: tuple[int, int, int, int]) -> np.ndarray:
+        """Each pixel's (a, b) distance from the background over ``box``: how far its colour stands out."""
+        x0, y0, x1, y1 = box
+        d = self.lab[y0:y1, x0:x1, 1:].astype(np.float32) - self.background[y0:y1, x0:x1, 1:].astype(np.float32)
+        return np.hypot(d[..., 0], d[..., 1])
+
+
+def _opened(keep: np.ndarray) -> np.ndarray:
+    """``keep`` (0/1) without specks and threads under 2 px across."""
+    return cv2.morphologyEx(keep, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+
+
+def _parts(box: tuple[int, int, int, int], keep: np.ndarray, min_area: int) -> tuple[np.ndarray, list]:
+    """``keep`` (0/1 over ``box``) taken apart: its labels over the box, and its parts of at least ``min_area``
+    pixels as (label, (box, mask)) in the frame, like a blob."""
+    x0, y0 = box[:2]
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(keep, connectivity=8)
+    return labels, [(i, ((x0 + int(px), y0 + int(py), x0 + int(px + pw), y0 + int(py + ph)),
+                         (labels[py:py + ph, px:px + pw] == i).astype(np.uint8)))
+                    for i, (px, py, pw, ph, area) in enumerate(stats) if i and area >= min_area]
 
 
 def _colours(pixels: np.ndarray, inverse: bool = False) -> tuple[np.ndarray, np.ndarray]:

@@ -221,7 +221,7 @@ class PieceReader:
         self.lying_in_play = lying_in_play
         self.pyramid_colours = pyramid_colours
         self._fits_seen: dict = {}  # (box, mask, may_be_die) -> _fit_blob's answer, while a frame is read
-        self._unplayed: dict = {}  # blob box -> the colour, not the game's, of a lone pyramid read there, ditto
+        self._unplayed: dict = {}  # blob box -> the colour, not the game's, of a lone pyramid read there; per frame
 
     def read(self, image: np.ndarray, standing: np.ndarray | None = None) -> PiecesReading:
         """The pieces in ``image``. ``standing``: where the caller knows something stands, a mask over the frame
@@ -915,6 +915,7 @@ class PieceReader:
                 # such as a red small on a card whose blob took in the card's teal print, read as red under cyan)
                 out.pyramids.append(sighting)
             elif len(sighting.stack) == 1:  # (a lone pyramid: a stack's plastic takes in the colours round it)
+                # (by the box read: one trimmed first, of print or table, has a box of its own and is not read again)
                 self._unplayed[blob.box] = sighting.stack[0].colour
         else:
             shape_fits = {f[2].label: f[0] for f in fits if f[1] == "token"}
