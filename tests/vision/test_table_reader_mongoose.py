@@ -289,3 +289,28 @@ def test_after_the_eighth_discard_bob_s_fan_has_no_unknown_card_at_his_jack_of_d
     # the foot of the JD's picture and a pip, by the 6D's edge where the JD's bottom-right index lies
     # covered, read 9D 0.42 upside down: an unknown card in bob's fan (the referee could read no move)
     assert _place(read, layout, "collection/bob") == _place(drawn, layout, "collection/bob")
+
+
+@pytest.mark.parametrize("seed, t, where", [(14, 28.2, "collection/ann"), (9, 38.2, "collection/bob")])
+def test_a_fans_small_index_boxed_at_a_turn_fifty_degrees_off_is_no_other_card_read_in_a_larger_box(seed, t, where):
+    read, drawn, layout = _trial_frame(seed, t)
+    # trial 14's 5H in ann's fan (6S 5H 9H) and trial 9's QS in bob's (5S QS 5D): the detector's box round
+    # the index, turned 50 degrees off and half again too wide, read unsurely; read again in a box twice
+    # as large it named surely a card the next index made of it (4D 0.98, KD 0.96, names no turn's read
+    # gave) and the card went unseen, the capture unread. Now read at its neighbours' turn (5H 0.93, QS)
+    assert _place(read, layout, where) == _place(drawn, layout, where)
+
+
+def _trial_frame(seed: int, t: float):
+    """Mongoose trial ``seed``'s table at ``t`` s (other surfaces, light and camera than the demo's) read as
+    :func:`read_frame` reads the demo's."""
+    from bench.trials import settled_frames
+
+    source, _ = settled_frames("mongoose", seed)
+    source.seek(round(t / source.frame_interval))
+    image = source.read()
+    assert not source.truth.snapshot.occluded
+    game = source.demo.recorded.game
+    reader = TableReader(mat_of(game), deck="standard")
+    reader.read(image, 0.0)
+    return reader.read(image, 0.1).snapshot.cards, source.truth.snapshot.cards, layouts.for_game(game, zones_of(mat_of(game)))
