@@ -301,6 +301,14 @@ def test_a_fans_small_index_boxed_at_a_turn_fifty_degrees_off_is_no_other_card_r
     assert _place(read, layout, where) == _place(drawn, layout, where)
 
 
+def test_a_box_round_the_club_of_a_court_cards_picture_frame_beside_its_index_is_no_card():
+    read, drawn, layout = _trial_frame(18, 22.2)  # trial 18's pool after `reveal 2H`
+    # the JC's top-left index read JC 1.0; the club of its picture's frame beside it, boxed at a turn 45
+    # degrees from the index's, read JS 0.50: an unknown card in the pool, and the referee asked whether
+    # the reveal was JS and 2H or 2H and KC. A find naming nothing there is the card's own art, whatever its turn
+    assert _place(read, layout, "pool") == _place(drawn, layout, "pool")
+
+
 def _trial_frame(seed: int, t: float):
     """Mongoose trial ``seed``'s table at ``t`` s (other surfaces, light and camera than the demo's) read as
     :func:`read_frame` reads the demo's."""
@@ -313,4 +321,5 @@ def _trial_frame(seed: int, t: float):
     game = source.demo.recorded.game
     reader = TableReader(mat_of(game), deck="standard")
     reader.read(image, 0.0)
-    return reader.read(image, 0.1).snapshot.cards, source.truth.snapshot.cards, layouts.for_game(game, zones_of(mat_of(game)))
+    layout = layouts.for_game(game, zones_of(mat_of(game)))
+    return reader.read(image, 0.1).snapshot.cards, source.truth.snapshot.cards, layout

@@ -114,6 +114,11 @@ TIP_TURN_DEG = 10.0
 ONE_CARD_LENGTH = 0.45
 ONE_CARD_TURN_DEG = 40.0
 SCALE_FINDS = 3
+# an unnamed find beside a surely named index on its face, turned as it within this, is the pip or the art
+# beside it: a box round court art takes its turn partly from the art (a Mongoose trial's JC, the club of its
+# picture's frame read JS 0.50 at a turn 45 degrees from the index's, stood as an unknown card; another's crown
+# and club, 48 degrees); one turned crosswise may be another card's index
+PIP_TURN_DEG = 60.0
 # a cell outscored only by a neighbour whose box has at least this many times its side, by at most
 # this much, is a find of its own too (a fan's small index boxed by the next cell with a pip beside it)
 BESIDE_SIZE = 1.7
@@ -250,9 +255,10 @@ class CardRecogniser:
         a larger box round a pip would only take in the neighbouring index) is read again at that
         turn with smaller and larger boxes (:data:`RETRIED_SIZES`: a box too small cuts the rank
         off, one too large takes in a pip and shrinks the rank); where one of them names it
-        surely (a larger one only a name some turn's read gave at least :data:`IN_DOUBT`), its read is kept, and a smaller box that named it replaces the detector's (the
-        card's centre and outline are placed from the box's size; a larger one is kept as found,
-        as the classifier reads a well-boxed index surely from a crop somewhat too large too, so
+        surely (a larger one only a name some turn's read gave at least :data:`IN_DOUBT`), its read
+        is kept, and a smaller box that named it replaces the detector's (the card's centre and
+        outline are placed from the box's size; a larger one is kept as found, as the classifier
+        reads a well-boxed index surely from a crop somewhat too large too, so
         such a read is no measure of the index's size). One still not named surely is read in the
         boxes stage 1 suppressed as the same thing (``alike``, :func:`_suppress`), each at its own
         turn: the surest read naming a card surely replaces it, and any other one lying apart from
@@ -276,15 +282,18 @@ class CardRecogniser:
             turns[unsure] += np.degrees(np.arctan2((weight * np.sin(a)).sum(axis=0), (weight * np.cos(a)).sum(axis=0)))
         # one still unclear (and not surely no index: a larger box round a pip would take in the
         # index beside it) is read with smaller and larger boxes; one that names it surely wins, a larger
-        # box only with a name some turn's read left in doubt (:data:`IN_DOUBT`): at a turn 50 degrees off,
-        # a box twice too large round a fan's small index takes in the next card's (Mongoose trials: a 5H
-        # read 9H, 9D, 7H at its three turns read 4D 0.98 so, a QS read QS, KS read KD 0.96)
+        # box naming a standard card only with a name some turn's read left in doubt (:data:`IN_DOUBT`): at
+        # a turn 50 degrees off, a box twice too large round a fan's small index takes in the next card's
+        # (Mongoose trials: a 5H read 9H, 9D, 7H at its three turns read 4D 0.98 so, a QS read QS, KS read KD
+        # 0.96). A Decktet index boxed round its rank alone reads nothing at its turns, and right so (held to
+        # it, the rendered Decktet tables' recall fell from 0.60 to 0.55)
         unclear = np.flatnonzero((_named(probs) < SURE) & (probs[:, INDEX[NONE]] < NOT_AN_INDEX))
         if len(unclear):
             best, sized, sized_embeddings = self._read_resized(image, [indices[k] for k in unclear], turns[unclear])
             for n, (k, b) in enumerate(zip(unclear, best)):
+                name = _best_name(sized[n])
                 if _named(sized[n][None])[0] >= SURE and (
-                        RETRIED_SIZES[b] < 1 or doubted[k, INDEX[_best_name(sized[n])]] >= IN_DOUBT):
+                        RETRIED_SIZES[b] < 1 or name not in DECKS["standard"] or doubted[k, INDEX[name]] >= IN_DOUBT):
                     probs[k], embeddings[k] = sized[n], sized_embeddings[n]
                     if RETRIED_SIZES[b] < 1:  # the index fits a smaller box: the detector's took in pips
                         indices[k]["box"] = _resized(indices[k]["box"], RETRIED_SIZES[b])
@@ -879,16 +888,17 @@ def merge(indices: list[dict], probs: np.ndarray) -> list[CardSeen]:
                                                    _best_name(probs[g[0]]), sure) or
                  _placed_on_it([indices[j] for j in g if j not in echoes], indices[k], _best_name(probs[g[0]]))),
                 None)
-            # an unnamed find beside a surely named index, turned as it and on its card's face, is a box round
-            # the pip beside that index (a fan's next index lies beside it too, but is read surely); one lying
-            # at such a card's other corner, turned half round from its index, is that corner misread. So is one
-            # beside the index on the face, turned any way, named unsurely as a card its read leaves in doubt
-            # with that one (:func:`_names_in_doubt`; a box round court art takes its turn from the art: a
-            # Mongoose trial's JC, its picture's crown and club beside the index read JS 0.62, JC 0.09, at a
-            # turn 48 degrees from the index's, stood as a JS revealed)
+            # an unnamed find beside a surely named index on its card's face, turned about as it, is a box round
+            # the pip or the art beside that index (:func:`_pip_beside`; a fan's next index lies beside it too,
+            # but is read surely); one lying at such a card's other corner, turned half round from its index, is
+            # that corner misread. So is one beside the index on the face, turned any way, named unsurely as a
+            # card its read leaves in doubt with that one (:func:`_names_in_doubt`; a Mongoose trial's JC, its
+            # picture's crown and club beside the index read JS 0.62, JC 0.09, at a turn 48 degrees from the
+            # index's, stood as a JS revealed)
             if pair is None and seen is None and _named(probs[k][None])[0] < NAMED:
                 seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and any(
-                    test(indices[g[0]], indices[k], _best_name(probs[g[0]])) for test in (_pip_beside, _covered_end))),
+                    test(indices[g[0]], indices[k], _best_name(probs[g[0]]))
+                    for test in (_pip_beside, _covered_end))),
                     None)
             elif pair is None and seen is None and _named(probs[k][None])[0] < SURE:
                 seen = next((g for g in groups if _named(probs[g[0]][None])[0] >= SURE and _names_in_doubt(
@@ -1020,10 +1030,10 @@ def _at_a_corner(card: list[dict], find: dict, name: str = "", surely_named: boo
 
 
 def _pip_beside(index: dict, find: dict, name: str) -> bool:
-    """Whether ``find`` lies as a box round the pip beside card ``name``'s ``index``: beside it on the
-    card's face (:func:`_beside_on_face`), turned as it (within 40 degrees) (the demo's KC in bob's
-    fan, the club of its picture's frame read QC 0.48, stood as an unknown card)."""
-    return abs(_wrapped(index["turn"] - find["turn"])) <= 40 and _beside_on_face(index, find, name)
+    """Whether ``find`` lies as a box round the pip or the art beside card ``name``'s ``index``: beside it
+    on the card's face (:func:`_beside_on_face`), turned as it within :data:`PIP_TURN_DEG` (the demo's KC
+    in bob's fan, the club of its picture's frame read QC 0.48, stood as an unknown card)."""
+    return abs(_wrapped(index["turn"] - find["turn"])) <= PIP_TURN_DEG and _beside_on_face(index, find, name)
 
 
 def _beside_on_face(index: dict, find: dict, name: str) -> bool:

@@ -625,7 +625,13 @@ def test_an_unnamed_find_beside_a_surely_named_index_turned_as_it_is_the_pip_bes
     # the next card's index beside it, read surely, stays a card (a fan's neighbour)
     assert sorted(str(c.id) for c in merge([kc, pip], np.stack([one_hot("KC", 0.98), one_hot("TH", 0.96)]))) \
         == ["KC", "TH"]
-    # and so does an unnamed find turned otherwise (not read as an index beside this one)
+    # a box round court art takes its turn partly from the art: 45 degrees off, it is still the art (a
+    # Mongoose trial's JC, the club of its picture's frame read JS 0.50, stood as an unknown card)
+    art = {**pip, "turn": 57.0}
+    art["card_centre"] = card_centre(art["box"], art["turn"], "QC")
+    (card,) = merge([kc, art], np.stack([one_hot("KC", 0.98), unsure]))
+    assert card.id == "KC"
+    # and an unnamed find turned crosswise stays a card (not read as an index beside this one)
     turned = {**pip, "turn": 80.0}
     turned["card_centre"] = card_centre(turned["box"], turned["turn"], "QC")
     assert len(merge([kc, turned], np.stack([one_hot("KC", 0.98), unsure]))) == 2
