@@ -562,10 +562,7 @@ def _lies_on(kind: str, sighting, track: _Track, match_mm: float) -> bool:
     its other index, or from a find of its face: a half-covered card's place wavers by tens of millimetres)."""
     if _distance(track.centre, sighting.center_mm) <= match_mm:
         return True
-    if kind != "cards" or not track.count(sighting.card):
-        return False
-    outline = np.asarray(sighting.corners_mm, np.float32).reshape(-1, 1, 2)
-    return cv2.pointPolygonTest(outline, tuple(map(float, track.centre)), False) >= 0
+    return kind == "cards" and bool(track.count(sighting.card)) and _on_outline(sighting, track.centre)
 
 
 def _same_card(kind: str, sighting, tracks: list[_Track], centres: list[tuple[float, float]],
@@ -577,9 +574,8 @@ def _same_card(kind: str, sighting, tracks: list[_Track], centres: list[tuple[fl
     it made several objects, none seen in most snapshots, and the card was read gone."""
     if kind != "cards" or sighting.card is None:
         return None
-    outline = np.asarray(sighting.corners_mm, np.float32).reshape(-1, 1, 2)
     on = [i for i, track in enumerate(tracks) if i not in taken and track.count(sighting.card)
-          and cv2.pointPolygonTest(outline, tuple(map(float, centres[i])), False) >= 0]
+          and _on_outline(sighting, centres[i])]
     return min(on, key=lambda i: _distance(centres[i], sighting.center_mm), default=None)
 
 
@@ -589,8 +585,7 @@ def _moved(kind: str, old, now: tuple) -> bool:
     a card; its neighbours in a fan, seen where they were, lie on it too and prove nothing). Its name
     seen far away proves nothing either: a misreading elsewhere must not make a card vanish."""
     if kind == "cards":
-        outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
-        return any(cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
+        return any(_on_outline(old, s.center_mm) for s in now)
     return any(_distance(s.center_mm, old.center_mm) <= PIECE_RADIUS_MM for s in now)
 
 
@@ -600,9 +595,13 @@ def _seen_again(kind: str, old, now: tuple) -> bool:
     shifts by more than the match distance from frame to frame), not a second card beside it."""
     if kind != "cards" or old.card is None:
         return False
-    outline = np.asarray(old.corners_mm, np.float32).reshape(-1, 1, 2)
-    return any(s.card == old.card and s.face_up == old.face_up and
-               cv2.pointPolygonTest(outline, tuple(map(float, s.center_mm)), False) >= 0 for s in now)
+    return any(s.card == old.card and s.face_up == old.face_up and _on_outline(old, s.center_mm) for s in now)
+
+
+def _on_outline(card, point: tuple[float, float]) -> bool:
+    """Whether ``point`` (table mm) lies on card sighting ``card``'s outline, its edge included."""
+    outline = np.asarray(card.corners_mm, np.float32).reshape(-1, 1, 2)
+    return cv2.pointPolygonTest(outline, tuple(map(float, point)), False) >= 0
 
 
 def _changed_beyond_exposure(then: np.ndarray, now: np.ndarray, pixel_change: int) -> np.ndarray:
